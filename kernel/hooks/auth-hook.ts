@@ -1,0 +1,78 @@
+/**
+ * @module AuthHook: decides access per scope. Taps run in order and the first that returns a
+ * decision wins (a plugin can short-circuit); when none decides, the scope's policy is resolved
+ * from the container, so a host swaps a policy by registering its own under the scope's token.
+ */
+import type { IncomingMessage } from "node:http";
+import type { DependencyContainer } from "tsyringe";
+import { attribute, TapList, type TapOptions } from "./taps.js";
+import { accessToken } from "../tokens.js";
+import type { RequestState } from "../http/request-state.js";
+
+/** Scopes with a policy. Plugins add scopes by declaration merging. */
+export interface AccessScopes {
+  /** `GET /traces` and other operator views. */
+  traces: true;
+  /** Deploy, undeploy and other management actions. */
+  admin: true;
+  /** Running a pipeline, whatever the transport. */
+  run: true;
+}
+export type AccessScope = keyof AccessScopes & string;
+
+export interface AccessRequest {
+  readonly scope: AccessScope;
+  readonly req: IncomingMessage;
+  /** Per-request state; trusted middleware may set `tracing_operator` after verifying a caller. */
+  readonly state: RequestState;
+  readonly pipeline?: string;
+}
+
+export type AccessDecision = { allow: true } | { allow: false; status: 401 | 403; message: string };
+export type AccessPolicy = (request: AccessRequest) => AccessDecision | Promise<AccessDecision>;
+export type AccessCheck = (request: AccessRequest) => AccessDecision | undefined | Promise<AccessDecision | undefined>;
+
+export const allow = (): AccessDecision => ({ allow: true });
+export const deny = (status: 401 | 403, message: string): AccessDecision => ({ allow: false, status, message });
+
+export class AuthHook {
+  private readonly taps = new TapList<AccessCheck>();
+
+  constructor(
+    readonly name: string,
+    private readonly container: DependencyContainer,
+  ) {}
+
+  tap(plugin: string, check: AccessCheck, options?: TapOptions): void {
+    this.taps.add(plugin, check, options);
+  }
+
+  async authorize(request: AccessRequest): Promise<AccessDecision> {
+    for (const tap of this.taps.all) {
+      let decision: AccessDecision | undefined;
+      try {
+        decision = await tap.fn(request);
+      } catch (error) {
+        throw attribute(this.name, tap.plugin, error);
+      }
+      if (decision) return decision;
+    }
+    const token = accessToken(request.scope);
+    if (!this.container.isRegistered(token, true)) {
+      return deny(403, `No access policy is configured for scope '${request.scope}'.`);
+    }
+    return this.container.resolve<AccessPolicy>(token)(request);
+  }
+}
+
+/**
+ * The kernel's default policies: the spec has no built-in auth for run and management endpoints;
+ * traces need an operator, which until the tracing plugin installs its token policy means a request
+ * that trusted middleware marked with `tracing_operator`.
+ */
+export const defaultPolicies: Record<string, AccessPolicy> = {
+  run: allow,
+  admin: allow,
+  traces: ({ state }) =>
+    state.tracing_operator === true ? allow() : deny(401, "Operator access is required for the trace API."),
+};

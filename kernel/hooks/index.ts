@@ -1,0 +1,77 @@
+/**
+ * @module The kernel's five hook points. Only the kernel calls them; plugins get the tap-only
+ * facade of `pluginHooks`, which names every tap after the plugin.
+ *
+ * | hook     | kind                                   | called by                         | tapped by (typical)              |
+ * |----------|----------------------------------------|-----------------------------------|----------------------------------|
+ * | `deploy` | series events + source handler by kind | the deploy service                | MCP tool list, OpenAPI, models   |
+ * | `run`    | interceptor chain `(call, next)`       | every transport, via `kernel.run` | tracing, monitoring, limits      |
+ * | `stream` | item waterfall + notifications        | streaming transports, `kernel.stream` | tracing, event filters       |
+ * | `trace`  | tracer provider (fan-out, no-op default) | kernel, transports, engine      | the tracing plugin               |
+ * | `auth`   | first decision wins, then container policy | routes with a scope, `kernel.authorize` | auth plugins, hosts       |
+ */
+import type { DependencyContainer } from "tsyringe";
+import { AuthHook, type AccessCheck } from "./auth-hook.js";
+import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
+import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
+import { StreamHook, type StreamTap } from "./stream-hook.js";
+import { TraceHook } from "./trace-hook.js";
+import type { ObserverErrorReporter, TapOptions } from "./taps.js";
+import type { Span, Tracer } from "./tracer.js";
+import type { DeployedPipeline } from "../registry.js";
+
+/** One invocation of a pipeline method, whatever the transport. */
+export interface RunCall {
+  readonly pipeline: string;
+  /** The wrapper method: `runApi`, `runChatCompletion`, `runResponse`. */
+  readonly method: string;
+  /** `rest`, `openai`, `mcp`, `cli`, … */
+  readonly transport: string;
+  readonly input: unknown;
+  /** Aborted when the client disconnects or the server shuts down. */
+  readonly signal: AbortSignal;
+  readonly requestId?: string;
+  /** The transport's span, parent of the spans made below it. */
+  readonly span?: Span;
+}
+
+export class KernelHooks {
+  readonly deploy = new DeployHook();
+  readonly run = new InterceptorHook<RunCall, unknown>("run");
+  readonly stream: StreamHook;
+  readonly trace = new TraceHook("trace");
+  readonly auth: AuthHook;
+
+  constructor(container: DependencyContainer, report: ObserverErrorReporter) {
+    this.stream = new StreamHook("stream", report);
+    this.auth = new AuthHook("auth", container);
+  }
+}
+
+/** What a plugin may do with the hooks: tap, never call. */
+export interface PluginHooks {
+  deploy: {
+    deployed: { tap(fn: (pipeline: DeployedPipeline) => void | Promise<void>, options?: TapOptions): void };
+    undeployed: { tap(fn: (name: string) => void | Promise<void>, options?: TapOptions): void };
+    /** Handles deploy requests of one kind (`files`, `yaml`); one handler per kind. */
+    source(kind: string, handler: DeploySourceHandler): void;
+  };
+  run: { tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void };
+  stream: { tap(tap: StreamTap, options?: TapOptions): void };
+  trace: { tap(tracer: Tracer): void };
+  auth: { tap(check: AccessCheck, options?: TapOptions): void };
+}
+
+export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
+  return {
+    deploy: {
+      deployed: { tap: (fn, o) => hooks.deploy.deployed.tap(plugin, fn, o) },
+      undeployed: { tap: (fn, o) => hooks.deploy.undeployed.tap(plugin, fn, o) },
+      source: (kind, handler) => hooks.deploy.registerSource(plugin, kind, handler),
+    },
+    run: { tap: (fn, o) => hooks.run.tap(plugin, fn, o) },
+    stream: { tap: (tap, o) => hooks.stream.tap(plugin, tap, o) },
+    trace: { tap: (tracer) => hooks.trace.tap(plugin, tracer) },
+    auth: { tap: (check, o) => hooks.auth.tap(plugin, check, o) },
+  };
+}

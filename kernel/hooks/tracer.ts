@@ -1,0 +1,101 @@
+/**
+ * @module The Tracer contract of the `trace` hook, the no-op tracer used until a plugin installs
+ * one, and the proxy the kernel hands out so code holding it sees tracers installed later.
+ */
+
+export type TagValue = string | number | boolean | null | undefined | readonly unknown[] | Record<string, unknown>;
+export type Tags = Record<string, TagValue>;
+
+export interface Span {
+  readonly name: string;
+  setTag(key: string, value: TagValue): Span;
+  setTags(tags: Tags): Span;
+  /** Ends the span; an error marks it failed. Ending twice is a no-op. */
+  end(error?: unknown): void;
+}
+
+export interface Tracer {
+  startSpan(name: string, tags?: Tags, parent?: Span): Span;
+}
+
+class NoopSpan implements Span {
+  constructor(readonly name: string) {}
+  setTag(): Span {
+    return this;
+  }
+  setTags(): Span {
+    return this;
+  }
+  end(): void {}
+}
+
+export const NOOP_TRACER: Tracer = {
+  startSpan: (name) => new NoopSpan(name),
+};
+
+/** One span per installed tracer, so several tracers see the same tree. */
+class FanoutSpan implements Span {
+  constructor(
+    readonly name: string,
+    readonly parts: readonly Span[],
+  ) {}
+  setTag(key: string, value: TagValue): Span {
+    for (const s of this.parts) s.setTag(key, value);
+    return this;
+  }
+  setTags(tags: Tags): Span {
+    for (const s of this.parts) s.setTags(tags);
+    return this;
+  }
+  end(error?: unknown): void {
+    for (const s of this.parts) s.end(error);
+  }
+}
+
+class FanoutTracer implements Tracer {
+  constructor(private readonly tracers: readonly Tracer[]) {}
+  startSpan(name: string, tags?: Tags, parent?: Span): Span {
+    const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
+    return new FanoutSpan(
+      name,
+      this.tracers.map((t, i) => t.startSpan(name, tags, parents?.[i])),
+    );
+  }
+}
+
+/** The tracer the kernel hands out: delegates to whatever the `trace` hook holds at call time. */
+export class ProxyTracer implements Tracer {
+  private delegate: Tracer = NOOP_TRACER;
+
+  /** Called by the trace hook when the set of installed tracers changes. */
+  use(tracers: readonly Tracer[]): void {
+    this.delegate = tracers.length === 0 ? NOOP_TRACER : tracers.length === 1 ? tracers[0]! : new FanoutTracer(tracers);
+  }
+
+  get active(): boolean {
+    return this.delegate !== NOOP_TRACER;
+  }
+
+  startSpan(name: string, tags?: Tags, parent?: Span): Span {
+    return this.delegate.startSpan(name, tags, parent);
+  }
+}
+
+/** Runs `fn` in a span that ends with the outcome of `fn`. */
+export async function inSpan<T>(
+  tracer: Tracer,
+  name: string,
+  tags: Tags,
+  fn: (span: Span) => Promise<T> | T,
+  parent?: Span,
+): Promise<T> {
+  const span = tracer.startSpan(name, tags, parent);
+  try {
+    const result = await fn(span);
+    span.end();
+    return result;
+  } catch (error) {
+    span.end(error);
+    throw error;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * @module HttpApp: the kernel's polka application. A front middleware gives every request an id,
+ * a context and an AbortSignal, applies the loopback guard and CORS; routes registered by plugins
+ * are authorized by scope and may return a value to answer with JSON; unmatched requests get 404,
+ * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import polka, { type Middleware, type NextHandler, type Polka, type Request } from "polka";
+import { HttpError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Settings } from "../settings.js";
+import type { AccessScope, AccessRequest, AccessDecision } from "../hooks/auth-hook.js";
+import { RequestContext, contextOf } from "./context.js";
+import { Cors } from "./cors.js";
+import { rebindingGuard } from "./guard.js";
+import { sendError } from "./send.js";
+
+export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+export interface RouteOptions {
+  /** Access scope checked through the `auth` hook before the handler runs. */
+  scope?: AccessScope;
+}
+
+const METHODS: readonly HttpMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface HttpAppOptions {
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly authorize: (request: AccessRequest) => Promise<AccessDecision>;
+}
+
+export class HttpApp {
+  /** Live requests, for draining on shutdown. */
+  readonly inflight = new Set<RequestContext>();
+  private closing = false;
+  private idle?: () => void;
+  private readonly app: Polka;
+  /** Method + path of every route, to tell 405 from 404. */
+  private readonly routes: Polka = polka();
+  private readonly cors: Cors;
+  private readonly guard: (req: IncomingMessage) => string | undefined;
+
+  constructor(private readonly options: HttpAppOptions) {
+    const { settings, log } = options;
+    const reporting = { log, showTracebacks: settings.showTracebacks };
+    this.cors = new Cors(settings.corsAllowOrigins);
+    this.guard = rebindingGuard(settings.host, (origin) => this.cors.allows(origin));
+    this.app = polka({
+      onError: (err, _req, res) => sendError(res, err, reporting),
+      onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting),
+    });
+    this.app.use(this.front);
+  }
+
+  /** A plain Node request listener. */
+  readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+    this.app.handler(req as Request, res, undefined as unknown as NextHandler);
+  };
+
+  route(method: HttpMethod, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
+    this.routes.add(method, path, () => undefined);
+    this.app.add(method, path, async (req: Request, res: ServerResponse) => {
+      const c = contextOf(req)!;
+      if (options.scope) {
+        const decision = await this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
+        if (!decision.allow) throw new HttpError(decision.status, decision.message);
+      }
+      const result = await handler(c);
+      if (result !== undefined && !res.headersSent) c.send(200, result);
+    });
+  }
+
+  /** Mounts Node middleware (a static file server, an MCP transport) under a path prefix. */
+  use(path: string, ...middleware: Middleware[]): void {
+    this.app.use(path, ...middleware);
+  }
+
+  /** Stops taking new work and waits up to `graceMs` for live requests; then aborts the rest. */
+  async drain(graceMs: number): Promise<void> {
+    this.closing = true;
+    if (await this.waitIdle(graceMs)) return;
+    this.options.log.warn(`Aborting ${this.inflight.size} request(s) still running after the grace period`);
+    for (const c of this.inflight) c.abort("server shutting down");
+    await this.waitIdle(1000);
+  }
+
+  private waitIdle(ms: number): Promise<boolean> {
+    if (this.inflight.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.idle = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+    });
+  }
+
+  private readonly front: Middleware = (req, res, next) => {
+    const { log, settings } = this.options;
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomBytes(8).toString("hex");
+    const c = new RequestContext(req, res, id, log.child({ request: id }), settings);
+    this.inflight.add(c);
+    res.setHeader("x-request-id", id);
+    if (this.closing) res.setHeader("connection", "close");
+    res.on("close", () => {
+      this.inflight.delete(c);
+      if (!res.writableFinished) c.abort("client disconnected");
+      if (log.enabled("DEBUG")) {
+        log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {
+          ms: Math.round((performance.now() - c.startedAt) * 10) / 10,
+          request: id,
+        });
+      }
+      if (this.inflight.size === 0) this.idle?.();
+    });
+    const refused = this.guard(req);
+    if (refused) throw new HttpError(403, refused);
+    if (this.cors.apply(req, res)) return;
+    return next();
+  };
+
+  private noMatch(req: Request): HttpError {
+    const allowed = METHODS.filter((m) => this.routes.find(m, req.path).handlers.length > 0);
+    if (allowed.length === 0) return new HttpError(404, `Not found: ${req.method} ${req.path}`);
+    return new HttpError(405, `Method ${req.method} is not allowed for ${req.path}`, { headers: { allow: allowed.join(", ") } });
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * @module RequestContext: what a route handler gets for one request: its id, an AbortSignal that
+ * fires when the client disconnects or the server gives up on it, per-request state, a logger,
+ * the parsed URL parts, and helpers to read JSON (validated), answer, or open an SSE stream.
+ */
+import type { ServerResponse } from "node:http";
+import type { Request } from "polka";
+import type * as v from "valibot";
+import type { Logger } from "../logger.js";
+import { parseOr400 } from "../validation.js";
+import { parseJson, readBody } from "./body.js";
+import { requestState, type RequestState } from "./request-state.js";
+import { sendJson } from "./send.js";
+import { SseWriter } from "./sse.js";
+
+export interface ContextLimits {
+  readonly maxBodyBytes: number;
+  readonly sseHeartbeatMs: number;
+}
+
+const CONTEXT = Symbol("svc.requestContext");
+
+export class RequestContext {
+  readonly state: RequestState;
+  readonly startedAt = performance.now();
+  private readonly controller = new AbortController();
+  private bodyRead?: Promise<Buffer>;
+
+  constructor(
+    readonly req: Request,
+    readonly res: ServerResponse,
+    readonly id: string,
+    readonly log: Logger,
+    private readonly limits: ContextLimits,
+  ) {
+    this.state = requestState(req);
+    (req as Request & { [CONTEXT]?: RequestContext })[CONTEXT] = this;
+  }
+
+  /** Aborted when the client disconnects before the response is complete, or on forced shutdown. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  abort(reason: string): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new Error(reason));
+  }
+
+  get params(): Record<string, string> {
+    return this.req.params;
+  }
+
+  get query(): Record<string, string | string[]> {
+    return this.req.query;
+  }
+
+  /** The raw body, read once, limited to the configured size (413 beyond). */
+  body(): Promise<Buffer> {
+    return (this.bodyRead ??= readBody(this.req, this.limits.maxBodyBytes));
+  }
+
+  /** The JSON body (400 when malformed), validated by `schema` when given (400 naming the fields). */
+  async json<T = unknown>(schema?: v.GenericSchema<unknown, T>): Promise<T> {
+    const value = parseJson(await this.body());
+    return schema ? parseOr400(schema, value) : (value as T);
+  }
+
+  send(status: number, body: unknown, headers?: Record<string, string>): void {
+    sendJson(this.res, status, body, headers);
+  }
+
+  /** Opens an SSE stream on this response. */
+  sse(headers?: Record<string, string>): SseWriter {
+    return new SseWriter(this.res, this.limits.sseHeartbeatMs, headers);
+  }
+}
+
+/** The context the kernel attached to a request, for middleware that only has `req`. */
+export function contextOf(req: object): RequestContext | undefined {
+  return (req as { [CONTEXT]?: RequestContext })[CONTEXT];
+}

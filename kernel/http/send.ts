@@ -1,0 +1,59 @@
+/**
+ * @module Writing JSON and the spec's error body `{"error":{"message","type","code"}}`.
+ */
+import type { ServerResponse } from "node:http";
+import { HttpError, errorTypeFor, type ErrorType } from "../errors.js";
+import type { Logger } from "../logger.js";
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}
+
+export interface ErrorBody {
+  error: { message: string; type: ErrorType; code: number };
+}
+
+export function errorBody(status: number, message: string, type: ErrorType = errorTypeFor(status)): ErrorBody {
+  return { error: { message, type, code: status } };
+}
+
+export interface ErrorReporting {
+  readonly log: Logger;
+  readonly showTracebacks: boolean;
+}
+
+/**
+ * Answers with the error body. Server errors are logged with their stack; the stack reaches the
+ * client only when tracebacks are enabled. A response already under way (a stream) is cut instead.
+ */
+export function sendError(res: ServerResponse, error: unknown, { log, showTracebacks }: ErrorReporting): void {
+  const status = statusOf(error);
+  const http = error instanceof HttpError ? error : undefined;
+  let message = http ? http.message : status >= 500 ? "Internal server error" : messageOfStatus(error, status);
+  const origin = http?.cause ?? error;
+  if (status >= 500) log.error(message, origin);
+  if (showTracebacks && status >= 500 && origin instanceof Error && origin.stack) message += `\n${origin.stack}`;
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, status, errorBody(status, message, http?.type), http?.headers);
+}
+
+function statusOf(error: unknown): number {
+  if (error instanceof HttpError) return error.status;
+  // polka signals no-match and some internal errors with plain `{ status }` objects
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 600 ? status : 500;
+}
+
+function messageOfStatus(error: unknown, status: number): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message ? message : `HTTP ${status}`;
+}

@@ -1,0 +1,37 @@
+/**
+ * @module svc: the kernel's public entry. Plugins, wrappers and hosts import from here only.
+ */
+import "reflect-metadata";
+
+export { createKernel, Kernel, type KernelOptions } from "./kernel.js";
+export { definePlugin, type KernelPlugin, type PluginApi, type PluginEntry } from "./plugin.js";
+export { loadPlugins, type LoadPluginsOptions, type PluginModule } from "./plugin-loader.js";
+export { createModuleLoader, type ModuleLoader } from "./module-loader.js";
+export { readConfigFile, readDotEnv, CONFIG_FILE_NAMES, type ConfigFile, type PluginSpec } from "./config-sources.js";
+export { loadSettings, settingFields, type Settings, type SettingKey, type SettingSources } from "./settings.js";
+export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
+export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
+export { formatIssues, parseOr400 } from "./validation.js";
+export * from "./tokens.js";
+export { PipelineRegistry, type DeployedPipeline, type PipelineCapabilities } from "./registry.js";
+export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
+export type { TapOptions } from "./hooks/taps.js";
+export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
+export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/stream-hook.js";
+export { NOOP_TRACER, inSpan, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export {
+  allow,
+  deny,
+  type AccessCheck,
+  type AccessDecision,
+  type AccessPolicy,
+  type AccessRequest,
+  type AccessScope,
+  type AccessScopes,
+} from "./hooks/auth-hook.js";
+export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from "./hooks/deploy-hook.js";
+export { RequestContext, contextOf } from "./http/context.js";
+export { requestState, type RequestState } from "./http/request-state.js";
+export { SseWriter, type SseEvent } from "./http/sse.js";
+export { errorBody, sendJson, type ErrorBody } from "./http/send.js";
+export type { HttpMethod, RouteHandler, RouteOptions } from "./http/app.js";

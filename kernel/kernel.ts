@@ -1,0 +1,170 @@
+/**
+ * @module The Kernel: owns the container, the hook points, the pipeline registry and the HTTP
+ * app; boots plugins; serves standalone (`listen`/`close`) or inside a host's server (`handler`).
+ */
+import "reflect-metadata";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { container as rootContainer, type DependencyContainer } from "tsyringe";
+import { kernelErrors } from "./errors.js";
+import { KernelHooks, pluginHooks, type RunCall } from "./hooks/index.js";
+import { defaultPolicies, type AccessDecision, type AccessRequest } from "./hooks/auth-hook.js";
+import type { StreamInfo } from "./hooks/stream-hook.js";
+import type { Tracer } from "./hooks/tracer.js";
+import { HttpApp } from "./http/app.js";
+import { Logger } from "./logger.js";
+import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
+import { PluginHost } from "./plugin-host.js";
+import { PipelineRegistry } from "./registry.js";
+import { loadSettings, type SettingKey, type Settings } from "./settings.js";
+import { LOGGER, REGISTRY, SETTINGS, TRACER, accessToken, type Token } from "./tokens.js";
+
+export interface KernelOptions {
+  /** Complete settings (from `loadSettings`), or overrides of the defaults. */
+  settings?: Partial<Record<SettingKey, unknown>>;
+  plugins?: readonly PluginEntry[];
+  /** The root container. A host registers its own services here before boot to replace defaults. */
+  container?: DependencyContainer;
+  logger?: Logger;
+  /** How long one plugin's `setup` may take (default 10 s). */
+  setupTimeoutMs?: number;
+}
+
+export class Kernel {
+  readonly hooks: KernelHooks;
+  readonly registry: PipelineRegistry;
+  readonly http: HttpApp;
+  private readonly plugins: PluginHost;
+  private readonly provided = new Set<symbol>();
+  private httpServer?: Server;
+  private closing?: Promise<void>;
+
+  constructor(
+    readonly settings: Settings,
+    readonly container: DependencyContainer,
+    readonly log: Logger,
+    setupTimeoutMs: number,
+  ) {
+    this.hooks = new KernelHooks(container, (hook, plugin, error) =>
+      log.error(`Hook '${hook}' tapped by plugin '${plugin}' failed`, error),
+    );
+    // A host's registration made before boot wins over the kernel's default.
+    this.registerDefault(SETTINGS, settings);
+    this.registerDefault(LOGGER, log);
+    this.registerDefault(REGISTRY, new PipelineRegistry());
+    this.registerDefault(TRACER, this.hooks.trace.tracer);
+    for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
+    this.registry = container.resolve(REGISTRY);
+    this.http = new HttpApp({ settings, log, authorize: (r) => this.authorize(r) });
+    this.plugins = new PluginHost(log, setupTimeoutMs);
+  }
+
+  /** A plain Node request listener, to mount in a host's own server. */
+  get handler(): (req: IncomingMessage, res: ServerResponse) => void {
+    return this.http.handler;
+  }
+
+  get tracer(): Tracer {
+    return this.hooks.trace.tracer;
+  }
+
+  /** Names of the plugins that are set up, in load order. */
+  get pluginNames(): string[] {
+    return this.plugins.names;
+  }
+
+  get server(): Server | undefined {
+    return this.httpServer;
+  }
+
+  resolve<T>(token: Token<T>): T {
+    return this.container.resolve<T>(token);
+  }
+
+  run<R>(call: RunCall, target: (call: RunCall) => R | Promise<R>): Promise<R> {
+    return this.hooks.run.call(call, target as (call: RunCall) => Promise<unknown>) as Promise<R>;
+  }
+
+  stream<T>(info: StreamInfo, source: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T, void, undefined> {
+    return this.hooks.stream.pipe(info, source);
+  }
+
+  authorize(request: AccessRequest): Promise<AccessDecision> {
+    return this.hooks.auth.authorize(request);
+  }
+
+  async boot(entries: readonly PluginEntry[]): Promise<void> {
+    await this.plugins.start(entries, (plugin) => this.apiFor(plugin));
+  }
+
+  /** Serves on `port`/`host` (defaults from settings); resolves once listening. */
+  async listen(options: { port?: number; host?: string } = {}): Promise<AddressInfo> {
+    if (this.httpServer) throw kernelErrors.alreadyListening();
+    const server = createServer(this.handler);
+    this.httpServer = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? this.settings.port, options.host ?? this.settings.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    return server.address() as AddressInfo;
+  }
+
+  /**
+   * Graceful shutdown: stop accepting, let in-flight requests finish within the grace period,
+   * abort the rest, then close plugins in reverse order. Safe to call more than once.
+   */
+  close(): Promise<void> {
+    return (this.closing ??= this.shutdown());
+  }
+
+  private async shutdown(): Promise<void> {
+    const server = this.httpServer;
+    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+    server?.closeIdleConnections();
+    await this.http.drain(this.settings.gracefulShutdownTimeout * 1000);
+    server?.closeAllConnections();
+    await closed;
+    await this.plugins.close();
+  }
+
+  private registerDefault<T>(token: Token<T> | symbol, value: T): void {
+    if (!this.container.isRegistered(token, true)) this.container.register(token, { useValue: value });
+  }
+
+  private apiFor(plugin: KernelPlugin): PluginApi {
+    const kernel = this;
+    return {
+      name: plugin.name,
+      settings: this.settings,
+      log: this.log.child({ plugin: plugin.name }),
+      container: this.container,
+      hooks: pluginHooks(this.hooks, plugin.name),
+      tracer: this.tracer,
+      provide(token, value) {
+        if (kernel.provided.has(token)) throw kernelErrors.tokenDuplicate(String(token.description), plugin.name);
+        kernel.provided.add(token);
+        kernel.registerDefault(token, value);
+      },
+      resolve: (token) => this.resolve(token),
+      route: (method, path, handler, options) => this.http.route(method, path, handler, options),
+      use: (path, ...middleware) => this.http.use(path, ...middleware),
+      run: (call, target) => this.run(call, target),
+      stream: (info, source) => this.stream(info, source),
+      authorize: (request) => this.authorize(request),
+    };
+  }
+}
+
+/** Creates a kernel and sets up its plugins; the server is not started until `listen`. */
+export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
+  // Complete settings pass through the same validation as overrides: one path, no trust needed.
+  const settings = loadSettings({ overrides: options.settings });
+  const log = options.logger ?? new Logger(settings.logLevel);
+  const container = options.container ?? rootContainer.createChildContainer();
+  const kernel = new Kernel(settings, container, log, options.setupTimeoutMs ?? 10_000);
+  await kernel.boot(options.plugins ?? []);
+  return kernel;
+}

@@ -1,0 +1,41 @@
+/**
+ * @module Loads user modules (plugins, and later pipeline wrappers) written in TypeScript or
+ * JavaScript at run time with jiti. `svc` and its subpath exports resolve to this very package from
+ * any directory, so user code shares the kernel's module instances.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createJiti } from "jiti";
+
+export interface ModuleLoaderOptions {
+  /** Resolve bare specifiers relative to this directory. */
+  readonly cwd?: string;
+  /** Bypass the module cache, so a changed file is read again (redeploys). */
+  readonly fresh?: boolean;
+}
+
+export type ModuleLoader = (specifier: string) => Promise<unknown>;
+
+const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** `svc` → dist/kernel/index.js, `svc/<sub>` → its export, from our package.json. */
+function svcAliases(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { import?: string }>;
+  };
+  const aliases: Record<string, string> = {};
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    const file = typeof target === "string" ? target : target.import;
+    if (!file || !file.endsWith(".js")) continue;
+    aliases[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = join(packageRoot, file);
+  }
+  return aliases;
+}
+
+export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
+  const base = pathToFileURL(join(options.cwd ?? process.cwd(), "__svc_loader__.js")).href;
+  const jiti = createJiti(base, { alias: svcAliases(), moduleCache: !options.fresh, interopDefault: true });
+  return (specifier) => jiti.import(specifier);
+}

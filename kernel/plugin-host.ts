@@ -1,0 +1,80 @@
+/**
+ * @module PluginHost: checks the plugin list (unique names, dependencies, options) before any
+ * `setup` runs, then sets plugins up in order under a timeout, and closes them in reverse. When a
+ * setup fails, the plugins already set up are closed again: the kernel never runs half-configured.
+ */
+import * as v from "valibot";
+import { kernelErrors } from "./errors.js";
+import type { Logger } from "./logger.js";
+import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
+import { formatIssues } from "./validation.js";
+
+interface Prepared {
+  readonly plugin: KernelPlugin;
+  readonly options: unknown;
+}
+
+export class PluginHost {
+  private readonly started: KernelPlugin[] = [];
+
+  constructor(
+    private readonly log: Logger,
+    private readonly setupTimeoutMs: number,
+  ) {}
+
+  get names(): string[] {
+    return this.started.map((p) => p.name);
+  }
+
+  /** Validates every entry, then sets each up with the API `apiFor` makes for it. */
+  async start(entries: readonly PluginEntry[], apiFor: (plugin: KernelPlugin) => PluginApi): Promise<void> {
+    const prepared = this.prepare(entries);
+    for (const { plugin, options } of prepared) {
+      try {
+        await withTimeout(Promise.resolve(plugin.setup(apiFor(plugin), options)), this.setupTimeoutMs);
+      } catch (error) {
+        await this.close();
+        throw kernelErrors.pluginSetup(plugin.name, error);
+      }
+      this.started.push(plugin);
+      this.log.debug(`Plugin set up`, { plugin: plugin.name });
+    }
+  }
+
+  /** Closes started plugins in reverse order; a failing close is logged and the rest still close. */
+  async close(): Promise<void> {
+    while (this.started.length) {
+      const plugin = this.started.pop()!;
+      try {
+        await plugin.close?.();
+      } catch (error) {
+        this.log.error(`Plugin '${plugin.name}' failed to close`, error);
+      }
+    }
+  }
+
+  private prepare(entries: readonly PluginEntry[]): Prepared[] {
+    const seen = new Set<string>();
+    return entries.map((entry) => {
+      const { plugin, options } = "setup" in entry ? { plugin: entry, options: undefined } : entry;
+      if (seen.has(plugin.name)) throw kernelErrors.pluginDuplicate(plugin.name);
+      for (const dep of plugin.dependsOn ?? []) {
+        if (!seen.has(dep)) throw kernelErrors.pluginDependency(plugin.name, dep);
+      }
+      seen.add(plugin.name);
+      if (!plugin.options) return { plugin, options };
+      const result = v.safeParse(plugin.options, options);
+      if (!result.success) throw kernelErrors.pluginOptions(plugin.name, formatIssues(result.issues));
+      return { plugin, options: result.output };
+    });
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`setup did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer)) as Promise<T>;
+}
+

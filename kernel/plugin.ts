@@ -1,0 +1,60 @@
+/**
+ * @module The plugin contract. A plugin is a plain object `{ name, setup(kernel, options) }`,
+ * usually returned by a factory and exported as a module's default. Built-in features use exactly
+ * this shape; there is no privileged path.
+ */
+import type { Middleware } from "polka";
+import type { DependencyContainer } from "tsyringe";
+import type * as v from "valibot";
+import type { Logger } from "./logger.js";
+import type { Settings } from "./settings.js";
+import type { Token } from "./tokens.js";
+import type { PluginHooks, RunCall } from "./hooks/index.js";
+import type { AccessDecision, AccessRequest } from "./hooks/auth-hook.js";
+import type { StreamInfo } from "./hooks/stream-hook.js";
+import type { Tracer } from "./hooks/tracer.js";
+import type { HttpMethod, RouteHandler, RouteOptions } from "./http/app.js";
+
+export interface KernelPlugin<O = any> {
+  /** Unique; names every log line, hook tap and error of the plugin. Built-ins use `svc:` names. */
+  readonly name: string;
+  readonly version?: string;
+  /** Plugins that must be loaded before this one; checked before any `setup` runs. */
+  readonly dependsOn?: readonly string[];
+  /** Validates the options from the config file before `setup` gets them. */
+  readonly options?: v.GenericSchema<unknown, O>;
+  setup(kernel: PluginApi, options: O): void | Promise<void>;
+  /** Called on shutdown, in reverse load order. */
+  close?(): void | Promise<void>;
+}
+
+/** A plugin with the options it is loaded with. */
+export type PluginEntry = KernelPlugin | { plugin: KernelPlugin; options?: unknown };
+
+/** Identity function that types a plugin object. */
+export function definePlugin<O = undefined>(plugin: KernelPlugin<O>): KernelPlugin<O> {
+  return plugin;
+}
+
+/** What `setup` receives: the kernel as one plugin sees it. */
+export interface PluginApi {
+  readonly name: string;
+  readonly settings: Settings;
+  /** A logger that names this plugin. */
+  readonly log: Logger;
+  readonly container: DependencyContainer;
+  /** Tap-only hooks; taps are attributed to this plugin. */
+  readonly hooks: PluginHooks;
+  /** The kernel's tracer (a no-op until a tracer is installed on the `trace` hook). */
+  readonly tracer: Tracer;
+  /** Registers a service under a token, unless the host registered one first (the host wins). */
+  provide<T>(token: Token<T>, value: T): void;
+  resolve<T>(token: Token<T>): T;
+  route(method: HttpMethod, path: string, handler: RouteHandler, options?: RouteOptions): void;
+  use(path: string, ...middleware: Middleware[]): void;
+  /** Invokes a pipeline method through the `run` hook's interceptors. */
+  run<R>(call: RunCall, target: (call: RunCall) => R | Promise<R>): Promise<R>;
+  /** Passes a stream through the `stream` hook. */
+  stream<T>(info: StreamInfo, source: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T, void, undefined>;
+  authorize(request: AccessRequest): Promise<AccessDecision>;
+}

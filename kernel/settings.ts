@@ -1,0 +1,185 @@
+/**
+ * @module Settings: one table of every setting (its environment name, CLI flag, default and
+ * schema) and `loadSettings`, which merges the sources in precedence order
+ * CLI flags > environment > `.env` > config file > defaults.
+ */
+import * as v from "valibot";
+import { kernelErrors } from "./errors.js";
+import { boolean, decimal, integer, list, logLevel, optionalText, pathPrefix, text, type FieldSchema } from "./settings-schema.js";
+
+interface Field<T> extends FieldSchema<T> {
+  readonly env: string;
+  /** Older or alternative environment names, still accepted. */
+  readonly aliases?: readonly string[];
+  /** The `svc run` flag that sets it, if any. */
+  readonly flag?: string;
+  readonly default: T;
+  readonly help: string;
+}
+
+function field<T>(schema: FieldSchema<T>, spec: Omit<Field<NoInfer<T>>, keyof FieldSchema<T>>): Field<T> {
+  return { ...schema, ...spec };
+}
+
+export const settingFields = {
+  host: field(text(), { env: "SERVICE_HOST", flag: "--host", default: "localhost", help: "Bind host." }),
+  port: field(integer(0, 65535), { env: "SERVICE_PORT", flag: "--port", default: 1416, help: "HTTP port." }),
+  mcpHost: field(text(), { env: "SERVICE_MCP_HOST", default: "localhost", help: "MCP server bind host." }),
+  mcpPort: field(integer(0, 65535), { env: "SERVICE_MCP_PORT", default: 1417, help: "MCP server port." }),
+  pipelinesDir: field(text(), {
+    env: "SERVICE_PIPELINES_DIR",
+    flag: "--pipelines-dir",
+    default: "./pipelines",
+    help: "Pipelines directory; everything in it is deployed at startup.",
+  }),
+  additionalModulePath: field(optionalText(), {
+    env: "SERVICE_ADDITIONAL_MODULE_PATH",
+    aliases: ["SERVICE_ADDITIONAL_PYTHON_PATH"],
+    flag: "--additional-module-path",
+    default: undefined,
+    help: "Extra resolution root for code shared by wrappers.",
+  }),
+  rootPath: field(pathPrefix(), {
+    env: "SERVICE_ROOT_PATH",
+    flag: "--root-path",
+    default: "",
+    help: "Path prefix under which a reverse proxy serves svc (advertised in OpenAPI and pages).",
+  }),
+  workers: field(integer(1, 64), { env: "SERVICE_WORKERS", flag: "--workers", default: 1, help: "Worker processes serving one port." }),
+  logLevel: field(logLevel(), { env: "LOG", aliases: ["SERVICE_LOG_LEVEL"], default: "INFO", help: "Log level; DEBUG logs every request and step." }),
+  showTracebacks: field(boolean(), {
+    env: "SERVICE_SHOW_TRACEBACKS",
+    default: false,
+    help: "Include stack traces in HTTP and MCP error responses.",
+  }),
+  maxBodyBytes: field(integer(1, 1024 ** 3), {
+    env: "SERVICE_MAX_BODY_BYTES",
+    default: 4 * 1024 * 1024,
+    help: "Largest JSON request body; larger bodies get 413.",
+  }),
+  corsAllowOrigins: field(list(), {
+    env: "SERVICE_CORS_ALLOW_ORIGINS",
+    default: [],
+    help: "Origins allowed by CORS (`*` for any); CORS headers are sent only when set.",
+  }),
+  gracefulShutdownTimeout: field(decimal(0, 300), {
+    env: "SERVICE_GRACEFUL_SHUTDOWN_TIMEOUT",
+    default: 5,
+    help: "Seconds in-flight requests may take to finish on shutdown before they are aborted.",
+  }),
+  sseHeartbeatMs: field(integer(100, 3_600_000), {
+    env: "SERVICE_SSE_HEARTBEAT_MS",
+    default: 15_000,
+    help: "Interval of the comment heartbeat on open SSE streams.",
+  }),
+  plugins: field(list(), {
+    env: "SERVICE_PLUGINS",
+    flag: "--plugin",
+    default: [],
+    help: "Extra plugins (paths or packages), loaded after the defaults and the config file.",
+  }),
+  tracingEnabled: field(boolean(), { env: "SERVICE_TRACING_ENABLED", flag: "--without-tracing", default: true, help: "Mount the local trace API." }),
+  monitoringEnabled: field(boolean(), {
+    env: "SERVICE_MONITORING_ENABLED",
+    flag: "--without-monitoring",
+    default: true,
+    help: "Durable execution index and its routes.",
+  }),
+  tracingToken: field(optionalText(), { env: "SERVICE_TRACING_TOKEN", default: undefined, help: "Operator bearer token for GET /traces." }),
+  tracingBufferCapacity: field(integer(1, 100_000), { env: "SERVICE_TRACING_BUFFER_CAPACITY", default: 200, help: "Traces kept in memory." }),
+  tracingDefaultLimit: field(integer(1), { env: "SERVICE_TRACING_DEFAULT_LIMIT", default: 25, help: "Default GET /traces snapshot size." }),
+  tracingMaxLimit: field(integer(1), { env: "SERVICE_TRACING_MAX_LIMIT", default: 100, help: "Largest snapshot (also capped at 100 and the buffer)." }),
+  tracingSlowComponentMs: field(integer(0), {
+    env: "SERVICE_TRACING_SLOW_COMPONENT_MS",
+    default: 1000,
+    help: "Completed duration from which a component is highlighted as slow.",
+  }),
+  tracingIncludeFrameworkSpans: field(boolean(), {
+    env: "SERVICE_TRACING_INCLUDE_FRAMEWORK_SPANS",
+    default: true,
+    help: "Mirror the engine's pipeline and component spans into the buffer.",
+  }),
+  tracingIncludePayloadValues: field(boolean(), {
+    env: "SERVICE_TRACING_INCLUDE_PAYLOAD_VALUES",
+    default: false,
+    help: "Include redacted request values in span tags.",
+  }),
+  tracingExcludedSpans: field(list(), { env: "SERVICE_TRACING_EXCLUDED_SPANS", default: [], help: "Span names to drop." }),
+  dashboardToken: field(optionalText(), {
+    env: "SERVICE_DASHBOARD_TOKEN",
+    default: undefined,
+    help: "Operator credential the terminal trace viewer sends.",
+  }),
+  chatUiEnabled: field(boolean(), { env: "SERVICE_CHAT_UI_ENABLED", flag: "--with-chat-ui", default: false, help: "Serve the embedded chat UI." }),
+  chatUiPath: field(pathPrefix(), { env: "SERVICE_CHAT_UI_PATH", default: "/chat", help: "Where the chat UI is served." }),
+};
+
+type Fields = typeof settingFields;
+export type SettingKey = keyof Fields;
+export type Settings = { readonly [K in SettingKey]: v.InferOutput<Fields[K]["schema"]> };
+
+/** Settings whose every source adds to the list instead of replacing it. */
+const MERGED: ReadonlySet<SettingKey> = new Set(["plugins"]);
+
+export interface SettingSources {
+  /** Values by setting key or environment name, from the config file. */
+  config?: { file: string; values: Record<string, unknown> };
+  dotenv?: Record<string, string | undefined>;
+  env?: Record<string, string | undefined>;
+  /** Values by setting key, from CLI flags (only flags the user gave). */
+  flags?: Partial<Record<SettingKey, unknown>>;
+  /** Values by setting key given in code (`createKernel({ settings })`); highest precedence. */
+  overrides?: Partial<Record<SettingKey, unknown>>;
+}
+
+interface Candidate {
+  value: unknown;
+  name: string;
+  source: string;
+}
+
+export function loadSettings(sources: SettingSources = {}): Settings {
+  const config = configValues(sources.config);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(settingFields) as SettingKey[]) {
+    const f: Field<unknown> = settingFields[key];
+    const names = [f.env, ...(f.aliases ?? [])];
+    const fromEnv = (vars: Record<string, string | undefined> | undefined, source: string): Candidate | undefined => {
+      const name = names.find((n) => vars?.[n] !== undefined);
+      return name ? { value: vars![name], name, source } : undefined;
+    };
+    // Lowest precedence first.
+    const candidates = [
+      key in config ? { value: config[key], name: `settings.${key}`, source: sources.config!.file } : undefined,
+      fromEnv(sources.dotenv, ".env"),
+      fromEnv(sources.env, "the environment"),
+      sources.flags?.[key] !== undefined ? { value: sources.flags[key], name: f.flag ?? key, source: "the command line" } : undefined,
+      sources.overrides?.[key] !== undefined ? { value: sources.overrides[key], name: key, source: "the kernel options" } : undefined,
+    ].filter((c): c is Candidate => c !== undefined);
+    const parsed = candidates.map((c) => parseValue(f, c));
+    out[key] = MERGED.has(key) ? (parsed as unknown[][]).flat() : parsed.length ? parsed[parsed.length - 1] : f.default;
+  }
+  return Object.freeze(out) as Settings;
+}
+
+function parseValue(f: Field<unknown>, c: Candidate): unknown {
+  const result = v.safeParse(f.schema, c.value);
+  if (!result.success) throw kernelErrors.settings(c.name, c.source, c.value, f.accepts);
+  return result.output;
+}
+
+/** Config-file settings may use the setting key (`port`) or the environment name (`SERVICE_PORT`). */
+function configValues(config: SettingSources["config"]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!config) return out;
+  const byEnv = new Map<string, SettingKey>();
+  for (const [key, f] of Object.entries(settingFields) as [SettingKey, Field<unknown>][]) {
+    for (const n of [f.env, ...(f.aliases ?? [])]) byEnv.set(n, key);
+  }
+  for (const [name, value] of Object.entries(config.values)) {
+    const key = name in settingFields ? (name as SettingKey) : byEnv.get(name);
+    if (!key) throw kernelErrors.configFile(config.file, `unknown setting '${name}' under 'settings'.`);
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * @module DI tokens: exported constants with typed values. Resolve them through the kernel's
+ * container; a host registers its own value under a token before boot to replace the default.
+ */
+import type { Settings } from "./settings.js";
+import type { Logger } from "./logger.js";
+import type { PipelineRegistry } from "./registry.js";
+import type { Tracer } from "./hooks/tracer.js";
+
+/** A symbol that carries the type of the value registered under it. */
+export type Token<T> = symbol & { readonly __value?: T };
+
+/** `Symbol.for`, so a second copy of the kernel module still agrees on tokens. */
+export function token<T>(name: string): Token<T> {
+  return Symbol.for(`svc.${name}`) as Token<T>;
+}
+
+export const SETTINGS = token<Settings>("settings");
+export const LOGGER = token<Logger>("logger");
+export const REGISTRY = token<PipelineRegistry>("registry");
+/** The kernel's proxy tracer: a no-op until a plugin installs a tracer on the `trace` hook. */
+export const TRACER = token<Tracer>("tracer");
+
+/** The container token holding the access policy of a scope. */
+export function accessToken(scope: string): symbol {
+  return Symbol.for(`svc.access.${scope}`);
+}
+export const TRACE_ACCESS = accessToken("traces");
+export const ADMIN_ACCESS = accessToken("admin");
+export const RUN_ACCESS = accessToken("run");
