@@ -1,0 +1,13 @@
+/**
+ * @module The plugins `svc run` loads by default, and the names of built-in plugins a config file
+ * can refer to (`use: svc:<name>`) to pass options. Feature issues add their plugin here.
+ */
+import type { PluginModule, PluginSpec, Settings } from "svc";
+
+/** Built-in plugins by name, imported only when used. */
+export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {};
+
+/** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
+export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
+  return Object.keys(builtinPlugins).map((use) => ({ use, from: "the default plugin set" }));
+}

@@ -1,0 +1,40 @@
+/**
+ * @module One serving process: load plugins, create the kernel, listen, and shut down gracefully
+ * on SIGINT/SIGTERM (drain within the grace period, abort the rest, exit 0).
+ */
+import cluster from "node:cluster";
+import { createKernel, loadPlugins, Logger } from "svc";
+import { builtinPlugins } from "./default-plugins.js";
+import type { RunConfig } from "./run-settings.js";
+
+export async function serve({ settings, plugins }: RunConfig, cwd: string): Promise<void> {
+  const log = new Logger(settings.logLevel);
+  const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
+  const kernel = await createKernel({ settings, plugins: entries, logger: log });
+  const address = await kernel.listen();
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  log.info(`svc listening on http://${host}:${address.port}${settings.rootPath}`, {
+    pid: process.pid,
+    plugins: kernel.pluginNames.length ? kernel.pluginNames.join(",") : undefined,
+  });
+  if (cluster.isWorker) process.send?.({ svc: "ready", port: address.port });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      log.warn(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log.info(`${signal} received: shutting down`, { graceSeconds: settings.gracefulShutdownTimeout });
+    kernel.close().then(
+      () => process.exit(0),
+      (error) => {
+        log.error("Shutdown failed", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}

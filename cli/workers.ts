@@ -1,0 +1,51 @@
+/**
+ * @module `--workers N`: the primary forks N processes that share one port (node:cluster), each
+ * with its own kernel. A worker that dies before it is ready fails the start; one that dies later
+ * is replaced. SIGINT/SIGTERM are passed on and the primary exits once every worker has drained.
+ */
+import cluster, { type Worker } from "node:cluster";
+import { Logger, type Settings } from "svc";
+
+export function runPrimary(settings: Settings): void {
+  const log = new Logger(settings.logLevel);
+  let stopping = false;
+  const ready = new Set<number>();
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    worker.on("message", (message: { svc?: string }) => {
+      if (message?.svc === "ready") ready.add(worker.id);
+    });
+    return worker;
+  };
+
+  cluster.on("exit", (worker, code, signal) => {
+    const wasReady = ready.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    if (!wasReady) {
+      log.error(`Worker ${worker.process.pid} exited during startup (code ${code ?? signal}); stopping`);
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
+      process.exitCode = 1;
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      return;
+    }
+    log.warn(`Worker ${worker.process.pid} exited (code ${code ?? signal}); starting a new one`);
+    fork();
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal} received: stopping ${settings.workers} workers`);
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+
+  log.info(`Starting ${settings.workers} workers`, { pid: process.pid });
+  for (let i = 0; i < settings.workers; i++) fork();
+}
