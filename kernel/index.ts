@@ -3,6 +3,7 @@
  */
 import "reflect-metadata";
 
+export { createContainer, type DependencyContainer } from "./container.js";
 export { createKernel, Kernel, type KernelOptions } from "./kernel.js";
 export { definePlugin, type KernelPlugin, type PluginApi, type PluginEntry } from "./plugin.js";
 export { loadPlugins, type LoadPluginsOptions, type PluginModule } from "./plugin-loader.js";

@@ -2,10 +2,9 @@
  * @module The Kernel: owns the container, the hook points, the pipeline registry and the HTTP
  * app; boots plugins; serves standalone (`listen`/`close`) or inside a host's server (`handler`).
  */
-import "reflect-metadata";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { container as rootContainer, type DependencyContainer } from "tsyringe";
+import { createContainer, type DependencyContainer } from "./container.js";
 import { kernelErrors } from "./errors.js";
 import { KernelHooks, pluginHooks, type RunCall } from "./hooks/index.js";
 import { defaultPolicies, type AccessDecision, type AccessRequest } from "./hooks/auth-hook.js";
@@ -163,7 +162,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   // Complete settings pass through the same validation as overrides: one path, no trust needed.
   const settings = loadSettings({ overrides: options.settings });
   const log = options.logger ?? new Logger(settings.logLevel);
-  const container = options.container ?? rootContainer.createChildContainer();
+  const container = options.container ?? createContainer();
   const kernel = new Kernel(settings, container, log, options.setupTimeoutMs ?? 10_000);
   await kernel.boot(options.plugins ?? []);
   return kernel;

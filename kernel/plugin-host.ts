@@ -63,7 +63,8 @@ export class PluginHost {
       }
       seen.add(plugin.name);
       if (!plugin.options) return { plugin, options };
-      const result = v.safeParse(plugin.options, options);
+      // No options given means an empty options object, so schemas can apply their defaults.
+      const result = v.safeParse(plugin.options, options ?? {});
       if (!result.success) throw kernelErrors.pluginOptions(plugin.name, formatIssues(result.issues));
       return { plugin, options: result.output };
     });

@@ -1,0 +1,26 @@
+/**
+ * @module svc-plugin-template: a working third-party plugin to copy. It adds a route group and a
+ * `run` interceptor. Load it with `svc run --plugin ./plugin-template`.
+ */
+import { definePlugin, type KernelPlugin } from "svc";
+import { TemplateOptionsSchema, type TemplateOptions } from "./options.js";
+import { RunStats } from "./run-stats.js";
+import { registerRoutes } from "./routes.js";
+
+export { TemplateOptionsSchema, type TemplateOptions } from "./options.js";
+export { RunStats, type PipelineStats } from "./run-stats.js";
+
+/** The plugin factory; svc calls it with the options from the config file. */
+export default function templatePlugin(): KernelPlugin<TemplateOptions> {
+  const stats = new RunStats();
+  return definePlugin({
+    name: "svc-plugin-template",
+    version: "0.1.0",
+    options: TemplateOptionsSchema,
+    setup(kernel, options) {
+      kernel.hooks.run.tap(stats.interceptor);
+      registerRoutes(kernel, options, stats);
+      kernel.log.debug("template plugin ready", { prefix: options.prefix });
+    },
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * @module The template's HTTP routes.
+ */
+import * as v from "valibot";
+import type { PluginApi } from "svc";
+import type { TemplateOptions } from "./options.js";
+import type { RunStats } from "./run-stats.js";
+
+const EchoBody = v.object({ text: v.pipe(v.string(), v.maxLength(10_000)) });
+
+export function registerRoutes(kernel: PluginApi, options: TemplateOptions, stats: RunStats): void {
+  kernel.route("GET", `${options.prefix}/hello`, (c) => {
+    const name = typeof c.query.name === "string" && c.query.name ? c.query.name : "world";
+    return { message: `${options.greeting}, ${name}!` };
+  });
+
+  kernel.route("POST", `${options.prefix}/echo`, async (c) => {
+    const body = await c.json(EchoBody);
+    return { text: body.text, length: body.text.length };
+  });
+
+  kernel.route("GET", `${options.prefix}/stats`, () => ({ pipelines: stats.snapshot() }));
+}
