@@ -10,7 +10,9 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
+  // Stopping early must not destroy the socket: Node discards the rest after the 413 is sent,
+  // so the client reads the answer instead of a connection reset.
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > limit) throw tooLarge(limit);
     chunks.push(chunk as Buffer);
@@ -28,6 +30,5 @@ export function parseJson(raw: Buffer): unknown {
 }
 
 function tooLarge(limit: number): HttpError {
-  // The rest of an oversize body is not worth reading: close the connection after answering.
-  return new HttpError(413, `Request body exceeds the limit of ${limit} bytes.`, { headers: { connection: "close" } });
+  return new HttpError(413, `Request body exceeds the limit of ${limit} bytes.`);
 }
