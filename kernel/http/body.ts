@@ -5,19 +5,28 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "../errors.js";
 
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Stopping early must not destroy the socket: Node discards the rest after the 413 is sent,
-  // so the client reads the answer instead of a connection reset.
-  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  // Plain listeners rather than an async iterator: this is on every request's path. Stopping early
+  // leaves the socket alone, so Node discards the rest after the 413 and the client reads it.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: Error) => {
+      req.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle(tooLarge(limit));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle();
+    const onClose = () => settle(new HttpError(400, "The request body ended early."));
+    req.on("data", onData).on("end", onEnd).on("error", settle).on("close", onClose);
+  });
 }
 
 export function parseJson(raw: Buffer): unknown {

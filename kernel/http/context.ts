@@ -25,16 +25,22 @@ export class RequestContext {
   readonly startedAt = performance.now();
   private readonly controller = new AbortController();
   private bodyRead?: Promise<Buffer>;
+  private logger?: Logger;
 
   constructor(
     readonly req: Request,
     readonly res: ServerResponse,
     readonly id: string,
-    readonly log: Logger,
+    private readonly baseLog: Logger,
     private readonly limits: ContextLimits,
   ) {
     this.state = requestState(req);
     (req as Request & { [CONTEXT]?: RequestContext })[CONTEXT] = this;
+  }
+
+  /** A logger that tags lines with the request id (made on first use: most requests never log). */
+  get log(): Logger {
+    return (this.logger ??= this.baseLog.child({ request: this.id }));
   }
 
   /** Aborted when the client disconnects before the response is complete, or on forced shutdown. */
