@@ -5,9 +5,12 @@
 import type { PluginModule, PluginSpec, Settings } from "svc";
 
 /** Built-in plugins by name, imported only when used. */
-export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {};
+export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
+  "svc:management": async () => (await import("../plugins/management/index.js")).default,
+  "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
+};
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
-  return Object.keys(builtinPlugins).map((use) => ({ use, from: "the default plugin set" }));
+  return ["svc:management", "svc:run-api"].map((use) => ({ use, from: "the default plugin set" }));
 }

@@ -11,6 +11,7 @@ export async function serve({ settings, plugins }: RunConfig, cwd: string): Prom
   const log = new Logger(settings.logLevel);
   const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
   const kernel = await createKernel({ settings, plugins: entries, logger: log });
+  await kernel.deployer.deployAll();
   const address = await kernel.listen();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   log.info(`svc listening on http://${host}:${address.port}${settings.rootPath}`, {

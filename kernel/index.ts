@@ -34,5 +34,19 @@ export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from ".
 export { RequestContext, contextOf } from "./http/context.js";
 export { requestState, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
+export { isMultipart, readMultipart, type MultipartForm, type MultipartLimits } from "./http/multipart.js";
 export { errorBody, sendJson, type ErrorBody } from "./http/send.js";
-export type { HttpMethod, RouteHandler, RouteOptions } from "./http/app.js";
+export type { HttpMethod, RouteDocs, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";
+export {
+  BasePipelineWrapper,
+  getLastUserMessage,
+  type ChatMessage,
+  type InputSchema,
+  type RunContext,
+} from "./wrapper/base-pipeline-wrapper.js";
+export { FileResult, SseStream, fileResponse, isStreamable, sse } from "./wrapper/results.js";
+export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
+export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
+export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
+export { deployErrors } from "./deploy/deploy-errors.js";
+export { RESERVED_NAMES, checkPipelineName, checkRelativePath } from "./deploy/names.js";

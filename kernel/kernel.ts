@@ -16,7 +16,10 @@ import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
 import { PluginHost } from "./plugin-host.js";
 import { PipelineRegistry } from "./registry.js";
 import { loadSettings, type SettingKey, type Settings } from "./settings.js";
-import { LOGGER, REGISTRY, SETTINGS, TRACER, accessToken, type Token } from "./tokens.js";
+import { DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACER, accessToken, type Token } from "./tokens.js";
+import { DeployService } from "./deploy/deploy-service.js";
+import { loadWrapper } from "./wrapper/load-wrapper.js";
+import { resolve as resolvePath } from "node:path";
 
 export interface KernelOptions {
   /** Complete settings (from `loadSettings`), or overrides of the defaults. */
@@ -33,6 +36,7 @@ export class Kernel {
   readonly hooks: KernelHooks;
   readonly registry: PipelineRegistry;
   readonly http: HttpApp;
+  readonly deployer: DeployService;
   private readonly plugins: PluginHost;
   private readonly provided = new Set<symbol>();
   private httpServer?: Server;
@@ -55,6 +59,17 @@ export class Kernel {
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
     this.http = new HttpApp({ settings, log, authorize: (r) => this.authorize(r) });
+    this.registerDefault(ROUTES, this.http.routes);
+    this.registerDefault(
+      DEPLOYER,
+      new DeployService(resolvePath(settings.pipelinesDir), this.registry, this.hooks.deploy, this.tracer, log.child({ plugin: "svc:deploy" })),
+    );
+    this.deployer = container.resolve(DEPLOYER);
+    // Wrapper folders are the kernel's own deploy source; plugins add others (YAML: the engine).
+    const roots = settings.additionalModulePath ? [resolvePath(settings.additionalModulePath)] : [];
+    this.hooks.deploy.registerSource("svc:kernel", "files", ({ name, description, payload }) =>
+      loadWrapper({ name, description, dir: (payload as { dir: string }).dir, roots }),
+    );
     this.plugins = new PluginHost(log, setupTimeoutMs);
   }
 
@@ -127,6 +142,7 @@ export class Kernel {
     server?.closeAllConnections();
     await closed;
     await this.plugins.close();
+    await this.deployer.close();
   }
 
   private registerDefault<T>(token: Token<T> | symbol, value: T): void {

@@ -3,7 +3,7 @@
  * JavaScript at run time with jiti. `svc` and its subpath exports resolve to this very package from
  * any directory, so user code shares the kernel's module instances.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createJiti } from "jiti";
@@ -13,6 +13,8 @@ export interface ModuleLoaderOptions {
   readonly cwd?: string;
   /** Bypass the module cache, so a changed file is read again (redeploys). */
   readonly fresh?: boolean;
+  /** Extra resolution roots: `import "x"` finds `<root>/x` (a file or folder) in each. */
+  readonly roots?: readonly string[];
 }
 
 export type ModuleLoader = (specifier: string) => Promise<unknown>;
@@ -34,8 +36,23 @@ function svcAliases(): Record<string, string> {
   return aliases;
 }
 
+/** Every top-level entry of a root becomes an alias, the way NODE_PATH resolves first segments. */
+function rootAliases(roots: readonly string[]): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const root of roots) {
+    if (!existsSync(root)) continue;
+    for (const entry of readdirSync(root)) {
+      if (entry.startsWith(".") || entry === "node_modules") continue;
+      const name = entry.replace(/\.(m?ts|m?js|cjs|cts|json)$/, "");
+      aliases[name] ??= join(root, entry);
+    }
+  }
+  return aliases;
+}
+
 export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
   const base = pathToFileURL(join(options.cwd ?? process.cwd(), "__svc_loader__.js")).href;
-  const jiti = createJiti(base, { alias: svcAliases(), moduleCache: !options.fresh, interopDefault: true });
+  const alias = { ...rootAliases(options.roots ?? []), ...svcAliases() };
+  const jiti = createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true });
   return (specifier) => jiti.import(specifier);
 }

@@ -13,7 +13,7 @@ import type { PluginHooks, RunCall } from "./hooks/index.js";
 import type { AccessDecision, AccessRequest } from "./hooks/auth-hook.js";
 import type { StreamInfo } from "./hooks/stream-hook.js";
 import type { Tracer } from "./hooks/tracer.js";
-import type { HttpMethod, RouteHandler, RouteOptions } from "./http/app.js";
+import type { HttpMethod, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";
 
 export interface KernelPlugin<O = any> {
   /** Unique; names every log line, hook tap and error of the plugin. Built-ins use `svc:` names. */

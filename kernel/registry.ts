@@ -22,6 +22,8 @@ export interface DeployedPipeline {
   readonly inputSchema?: unknown;
   readonly outputSchema?: unknown;
   readonly skipMcp: boolean;
+  /** The run input declares `files`: `/{name}/run` takes multipart uploads. */
+  readonly requiresFiles: boolean;
   readonly deployedAt: Date;
 }
 

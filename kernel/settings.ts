@@ -57,6 +57,16 @@ export const settingFields = {
     default: 4 * 1024 * 1024,
     help: "Largest JSON request body; larger bodies get 413.",
   }),
+  maxUploadBytes: field(integer(1, 16 * 1024 ** 3), {
+    env: "SERVICE_MAX_UPLOAD_BYTES",
+    default: 100 * 1024 * 1024,
+    help: "Largest multipart upload (all files and fields); larger uploads get 413.",
+  }),
+  maxUploadFileBytes: field(integer(1, 16 * 1024 ** 3), {
+    env: "SERVICE_MAX_UPLOAD_FILE_BYTES",
+    default: 25 * 1024 * 1024,
+    help: "Largest single uploaded file; larger files get 413.",
+  }),
   corsAllowOrigins: field(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",
     default: [],

@@ -6,6 +6,8 @@ import type { Settings } from "./settings.js";
 import type { Logger } from "./logger.js";
 import type { PipelineRegistry } from "./registry.js";
 import type { Tracer } from "./hooks/tracer.js";
+import type { DeployService } from "./deploy/deploy-service.js";
+import type { RouteInfo } from "./http/app.js";
 
 /** A symbol that carries the type of the value registered under it. */
 export type Token<T> = symbol & { readonly __value?: T };
@@ -20,6 +22,11 @@ export const LOGGER = token<Logger>("logger");
 export const REGISTRY = token<PipelineRegistry>("registry");
 /** The kernel's proxy tracer: a no-op until a plugin installs a tracer on the `trace` hook. */
 export const TRACER = token<Tracer>("tracer");
+
+/** Deploys and undeploys pipelines (REST, MCP and startup all go through it). */
+export const DEPLOYER = token<DeployService>("deployer");
+/** The routes plugins registered, with their documentation, for the OpenAPI document. */
+export const ROUTES = token<readonly RouteInfo[]>("routes");
 
 /** The container token holding the access policy of a scope. */
 export function accessToken(scope: string): symbol {

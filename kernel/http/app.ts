@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
+import type * as v from "valibot";
 import polka, { type Middleware, type NextHandler, type Polka, type Request } from "polka";
 import { HttpError } from "../errors.js";
 import type { Logger } from "../logger.js";
@@ -19,9 +20,30 @@ import { sendError } from "./send.js";
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
+/** How a route appears in the OpenAPI document. */
+export interface RouteDocs {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  operationId?: string;
+  /** The JSON request body. */
+  body?: v.GenericSchema;
+  /** The JSON body of a 200 answer. */
+  response?: v.GenericSchema;
+}
+
 export interface RouteOptions {
   /** Access scope checked through the `auth` hook before the handler runs. */
   scope?: AccessScope;
+  /** Documentation for the OpenAPI document; `false` keeps the route out of it. */
+  docs?: RouteDocs | false;
+}
+
+export interface RouteInfo {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly scope?: AccessScope;
+  readonly docs?: RouteDocs | false;
 }
 
 const METHODS: readonly HttpMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -34,13 +56,15 @@ export interface HttpAppOptions {
 }
 
 export class HttpApp {
+  /** Every route, in registration order. */
+  readonly routes: RouteInfo[] = [];
   /** Live requests, for draining on shutdown. */
   readonly inflight = new Set<RequestContext>();
   private closing = false;
   private idle?: () => void;
   private readonly app: Polka;
   /** Method + path of every route, to tell 405 from 404. */
-  private readonly routes: Polka = polka();
+  private readonly index: Polka = polka();
   private readonly cors: Cors;
   private readonly guard: (req: IncomingMessage) => string | undefined;
 
@@ -62,7 +86,8 @@ export class HttpApp {
   };
 
   route(method: HttpMethod, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
-    this.routes.add(method, path, () => undefined);
+    this.routes.push({ method, path, scope: options.scope, docs: options.docs });
+    this.index.add(method, path, () => undefined);
     this.app.add(method, path, async (req: Request, res: ServerResponse) => {
       const c = contextOf(req)!;
       if (options.scope) {
@@ -126,7 +151,7 @@ export class HttpApp {
   };
 
   private noMatch(req: Request): HttpError {
-    const allowed = METHODS.filter((m) => this.routes.find(m, req.path).handlers.length > 0);
+    const allowed = METHODS.filter((m) => this.index.find(m, req.path).handlers.length > 0);
     if (allowed.length === 0) return new HttpError(404, `Not found: ${req.method} ${req.path}`);
     return new HttpError(405, `Method ${req.method} is not allowed for ${req.path}`, { headers: { allow: allowed.join(", ") } });
   }

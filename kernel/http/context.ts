@@ -9,12 +9,15 @@ import type * as v from "valibot";
 import type { Logger } from "../logger.js";
 import { parseOr400 } from "../validation.js";
 import { parseJson, readBody } from "./body.js";
+import { readMultipart, type MultipartForm } from "./multipart.js";
 import { requestState, type RequestState } from "./request-state.js";
 import { sendJson } from "./send.js";
 import { SseWriter } from "./sse.js";
 
 export interface ContextLimits {
   readonly maxBodyBytes: number;
+  readonly maxUploadBytes: number;
+  readonly maxUploadFileBytes: number;
   readonly sseHeartbeatMs: number;
 }
 
@@ -69,6 +72,12 @@ export class RequestContext {
   async json<T = unknown>(schema?: v.GenericSchema<unknown, T>): Promise<T> {
     const value = parseJson(await this.body());
     return schema ? parseOr400(schema, value) : (value as T);
+  }
+
+  /** A `multipart/form-data` body (415 otherwise), under the upload limits (413 beyond). */
+  form(fileField = "files"): Promise<MultipartForm> {
+    const { maxUploadBytes, maxUploadFileBytes } = this.limits;
+    return readMultipart(this.req, { maxTotalBytes: maxUploadBytes, maxFileBytes: maxUploadFileBytes, maxFiles: 1000 }, fileField);
   }
 
   send(status: number, body: unknown, headers?: Record<string, string>): void {

@@ -71,7 +71,7 @@ test("a failing deploy event tap stops the series and names plugin and hook", as
 
 test("one source handler per kind", async () => {
   const { hooks } = makeHooks();
-  const handler = async () => ({ description: "d", wrapper: {}, capabilities: { api: true, chat: false, response: false }, skipMcp: false });
+  const handler = async () => ({ description: "d", wrapper: {}, capabilities: { api: true, chat: false, response: false }, skipMcp: false, requiresFiles: false });
   hooks.deploy.registerSource("engine", "yaml", handler);
   assert.is(hooks.deploy.source("yaml"), handler);
   assert.is(hooks.deploy.source("files"), undefined);

@@ -1,0 +1,28 @@
+/**
+ * @module Every deploy and undeploy failure, each an HttpError with the status of DESIGN §5 and a
+ * message that names the cause.
+ */
+import { HttpError, messageOf } from "../errors.js";
+
+const bad = (message: string, cause?: unknown) => new HttpError(400, message, { cause });
+
+export const deployErrors = {
+  invalidName: (name: string, reason: string) => bad(`Invalid pipeline name '${name}': ${reason}`),
+  invalidPath: (path: string, reason: string) => bad(`Invalid file path '${path}': ${reason}`),
+  noFiles: () => bad("No files were given."),
+  tooManyFiles: (count: number, max: number) => bad(`Too many files: ${count} (at most ${max}).`),
+  symlink: (path: string) => bad(`Refusing to write through a symlink: ${path}`),
+  missingWrapper: (files: readonly string[]) => bad(`Missing required file: ${files.join(" or ")}`),
+  loadFailed: (name: string, cause: unknown) => bad(`Failed to load pipeline '${name}': ${messageOf(cause)}`, cause),
+  noWrapperClass: (name: string) => bad(`Failed to load pipeline '${name}': its pipeline_wrapper does not export a 'PipelineWrapper' class`),
+  setupParameters: () => bad("PipelineWrapper.setup() must take no parameters"),
+  noRunMethod: () => bad("At least one of runApi, runChatCompletion or runResponse must be implemented"),
+  badInputSchema: (got: string) => bad(`PipelineWrapper.inputSchema must be a valibot object schema (v.object({...})), got ${got}`),
+  constructorFailed: (cause: unknown) => bad(`Failed to create pipeline wrapper instance: ${messageOf(cause)}`, cause),
+  setupFailed: (cause: unknown) => bad(`Failed to call setup() on pipeline wrapper instance: ${messageOf(cause)}`, cause),
+  exists: (name: string) => new HttpError(409, `Pipeline '${name}' already exists`),
+  notFound: (name: string) => new HttpError(404, `Pipeline '${name}' not found`),
+  noSource: (kind: string) =>
+    new HttpError(501, `Deploying '${kind}' pipelines needs a plugin that handles them (for YAML: the engine plugin).`),
+  saveFailed: (name: string, cause: unknown) => new HttpError(500, `Failed to save pipeline files for '${name}': ${messageOf(cause)}`, { cause }),
+};

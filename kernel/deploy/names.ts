@@ -1,0 +1,37 @@
+/**
+ * @module Pipeline names and deploy file paths, checked before anything touches the disk.
+ */
+import { posix } from "node:path";
+import { deployErrors } from "./deploy-errors.js";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** First path segments of svc's own routes: a pipeline may not shadow them. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  "status", "deploy_files", "deploy-files", "deploy-yaml", "undeploy", "docs", "redoc", "openapi",
+  "v1", "chat", "models", "responses", "files", "traces", "mcp", "sse", "messages", "health", "metrics",
+]);
+
+export function checkPipelineName(name: unknown): string {
+  if (typeof name !== "string" || name === "") throw deployErrors.invalidName(String(name ?? ""), "a name is required");
+  if (!NAME.test(name)) {
+    throw deployErrors.invalidName(name, "use 1–64 letters, digits, '_' or '-', starting with a letter or digit");
+  }
+  if (RESERVED_NAMES.has(name.toLowerCase())) throw deployErrors.invalidName(name, "it is a reserved route word");
+  return name;
+}
+
+const MAX_PATH = 255;
+
+/** A relative POSIX path inside the pipeline folder: never absolute, never `..`, no odd characters. */
+export function checkRelativePath(path: unknown): string {
+  const p = String(path ?? "");
+  if (p === "") throw deployErrors.invalidPath(p, "empty");
+  if (p.length > MAX_PATH) throw deployErrors.invalidPath(p.slice(0, 40) + "…", `longer than ${MAX_PATH} characters`);
+  if (/[\u0000-\u001f\\:*?"<>|]/.test(p)) throw deployErrors.invalidPath(p, "contains a control character or one of \\ : * ? \" < > |");
+  if (p.startsWith("/") || /^[A-Za-z]:/.test(p)) throw deployErrors.invalidPath(p, "absolute paths are not allowed");
+  if (p.split("/").includes("..")) throw deployErrors.invalidPath(p, "'..' is not allowed");
+  const normal = posix.normalize(p).replace(/^(\.\/)+/, "");
+  if (normal === "." || normal.endsWith("/")) throw deployErrors.invalidPath(p, "not a file path");
+  return normal;
+}

@@ -1,0 +1,96 @@
+/**
+ * @module Reading `multipart/form-data` (busboy) into fields and files, under per-file, total and
+ * count limits: a request over a limit gets 413, one that is not multipart gets 415.
+ */
+import type { IncomingMessage } from "node:http";
+import { Busboy } from "@fastify/busboy";
+import { HttpError } from "../errors.js";
+import { UploadedFile } from "../wrapper/uploaded-file.js";
+
+export interface MultipartLimits {
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+  readonly maxFiles: number;
+}
+
+export interface MultipartForm {
+  /** Every value of each text field, in order. */
+  readonly fields: ReadonlyMap<string, string[]>;
+  /** File parts of the given field name (`files` by default), with their filenames as sent. */
+  readonly files: UploadedFile[];
+}
+
+export function isMultipart(req: IncomingMessage): boolean {
+  return /^multipart\/form-data\s*;/i.test(req.headers["content-type"] ?? "");
+}
+
+export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fileField = "files"): Promise<MultipartForm> {
+  if (!isMultipart(req)) {
+    return Promise.reject(new HttpError(415, "This endpoint takes multipart/form-data (form fields and repeated 'files' parts)."));
+  }
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limits.maxTotalBytes) return Promise.reject(tooLarge(`The upload exceeds the limit of ${limits.maxTotalBytes} bytes.`));
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string[]>();
+    const files: UploadedFile[] = [];
+    let total = 0;
+    let failed = false;
+    let pending = 0;
+    let finished = false;
+    let busboy: InstanceType<typeof Busboy>;
+    try {
+      busboy = new Busboy({
+        headers: req.headers as { "content-type": string },
+        preservePath: true,
+        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fieldSize: limits.maxTotalBytes },
+      });
+    } catch (error) {
+      reject(new HttpError(400, `Malformed multipart body: ${(error as Error).message}`));
+      return;
+    }
+    const fail = (error: HttpError) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(busboy);
+      // Leave the socket alone: Node discards the rest of the body once the error is answered.
+      reject(error);
+    };
+    const done = () => {
+      if (!failed && finished && pending === 0) resolve({ fields, files });
+    };
+    const count = (bytes: number) => {
+      total += bytes;
+      if (total > limits.maxTotalBytes) fail(tooLarge(`The upload exceeds the limit of ${limits.maxTotalBytes} bytes.`));
+    };
+    busboy.on("field", (name, value) => {
+      count(Buffer.byteLength(name) + Buffer.byteLength(value));
+      fields.set(name, [...(fields.get(name) ?? []), value]);
+    });
+    busboy.on("file", (name, stream, filename, _encoding, mimeType) => {
+      const chunks: Buffer[] = [];
+      pending++;
+      stream.on("data", (chunk: Buffer) => {
+        count(chunk.length);
+        chunks.push(chunk);
+      });
+      stream.on("limit", () => fail(tooLarge(`The file '${filename}' exceeds the limit of ${limits.maxFileBytes} bytes.`)));
+      stream.on("end", () => {
+        pending--;
+        if (name === fileField) files.push(new UploadedFile(filename, mimeType || "application/octet-stream", Buffer.concat(chunks)));
+        done();
+      });
+    });
+    busboy.on("filesLimit", () => fail(tooLarge(`Too many files: at most ${limits.maxFiles}.`)));
+    busboy.on("error", (error: Error) => fail(new HttpError(400, `Malformed multipart body: ${error.message}`)));
+    busboy.on("finish", () => {
+      finished = true;
+      done();
+    });
+    req.on("error", (error) => fail(new HttpError(400, `The upload failed: ${error.message}`)));
+    req.pipe(busboy);
+  });
+}
+
+function tooLarge(message: string): HttpError {
+  return new HttpError(413, message);
+}

@@ -1,0 +1,36 @@
+/**
+ * @module What a wrapper may return besides a JSON value: an SSE stream marker, a file, and the
+ * helpers that make them. A plain (async) iterable returned by `runApi` streams as chunked text.
+ */
+
+/** Marks an iterable to be streamed as Server-Sent Events rather than plain text. */
+export class SseStream<T = unknown> {
+  constructor(readonly source: AsyncIterable<T> | Iterable<T>) {}
+}
+
+export function sse<T>(source: AsyncIterable<T> | Iterable<T>): SseStream<T> {
+  return new SseStream(source);
+}
+
+/** A file answer: its bytes, content type and the filename offered to the client. */
+export class FileResult {
+  readonly data: Buffer;
+  constructor(
+    data: Buffer | Uint8Array | string,
+    readonly contentType = "application/octet-stream",
+    readonly filename?: string,
+  ) {
+    this.data = typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  }
+}
+
+export function fileResponse(options: { data: Buffer | Uint8Array | string; contentType?: string; filename?: string }): FileResult {
+  return new FileResult(options.data, options.contentType, options.filename);
+}
+
+/** True for a value to stream: an (async) iterable that is not a string, buffer or array. */
+export function isStreamable(value: unknown): value is AsyncIterable<unknown> | Iterable<unknown> {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value) || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return false;
+  return Symbol.asyncIterator in value || Symbol.iterator in value;
+}

@@ -1,0 +1,98 @@
+/**
+ * @module The management endpoints: deploy (JSON, multipart, YAML), undeploy and status.
+ */
+import { HttpError, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
+import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean } from "./schemas.js";
+
+const tags = ["management"];
+
+export function registerRoutes(kernel: PluginApi, deployer: DeployService, registry: PipelineRegistry): void {
+  const deployed = (name: string) => ({ status: "success" as const, message: `Pipeline '${name}' successfully deployed`, name });
+
+  kernel.route(
+    "POST",
+    "/deploy_files",
+    async (c) => {
+      const body = await c.json(DeployFilesBody);
+      await deployer.deploy({
+        kind: "files",
+        name: body.name,
+        description: body.description,
+        files: body.files,
+        overwrite: body.overwrite,
+        save: body.save_files,
+        skipMcp: body.skip_mcp,
+      });
+      return deployed(body.name);
+    },
+    { scope: "admin", docs: { summary: "Deploy a wrapper pipeline from files (JSON)", tags, body: DeployFilesBody, response: ActionResponse } },
+  );
+
+  kernel.route(
+    "POST",
+    "/deploy-files",
+    async (c) => {
+      const form = await c.form();
+      const one = (field: string) => form.fields.get(field)?.at(-1);
+      const name = one("name");
+      if (!name) throw new HttpError(400, "Invalid request body: name: a form field 'name' is required");
+      let flags;
+      try {
+        flags = {
+          overwrite: formBoolean(form.fields.get("overwrite"), "overwrite", false),
+          save: formBoolean(form.fields.get("save_files"), "save_files", true),
+          skipMcp: formBoolean(form.fields.get("skip_mcp"), "skip_mcp", false),
+        };
+      } catch (error) {
+        throw new HttpError(400, `Invalid request body: ${(error as Error).message}`);
+      }
+      const files = Object.fromEntries(form.files.map((f) => [f.filename, f.data]));
+      await deployer.deploy({ kind: "files", name, description: one("description"), files, ...flags });
+      return deployed(name);
+    },
+    { scope: "admin", docs: { summary: "Deploy a wrapper pipeline from uploaded files (multipart: name, description, overwrite, save_files, skip_mcp, repeated files)", tags, response: ActionResponse } },
+  );
+
+  kernel.route(
+    "POST",
+    "/deploy-yaml",
+    async (c) => {
+      const body = await c.json(DeployYamlBody);
+      await deployer.deploy({
+        kind: "yaml",
+        name: body.name,
+        description: body.description,
+        source: body.source_code,
+        overwrite: body.overwrite,
+        save: body.save_file,
+        skipMcp: body.skip_mcp,
+      });
+      return deployed(body.name);
+    },
+    { scope: "admin", docs: { summary: "Deploy a YAML pipeline", tags, body: DeployYamlBody, response: ActionResponse } },
+  );
+
+  kernel.route(
+    "POST",
+    "/undeploy/:name",
+    async (c) => {
+      await deployer.undeploy(c.params.name!);
+      return { status: "success", message: `Pipeline '${c.params.name}' successfully undeployed`, name: c.params.name };
+    },
+    { scope: "admin", docs: { summary: "Undeploy a pipeline and delete its saved files", tags, response: ActionResponse } },
+  );
+
+  kernel.route("GET", "/status", () => ({ status: "Up!", pipelines: registry.names() }), {
+    docs: { summary: "Server status and deployed pipelines", tags: ["status"], response: StatusAllResponse },
+  });
+
+  kernel.route(
+    "GET",
+    "/status/:name",
+    (c) => {
+      if (!registry.has(c.params.name!)) throw new HttpError(404, `Pipeline '${c.params.name}' not found`);
+      return { status: "Up!", pipeline: c.params.name };
+    },
+    { docs: { summary: "Status of one pipeline", tags: ["status"], response: StatusOneResponse } },
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * @module The run input: a JSON object, or for pipelines that take files a multipart form whose
+ * fields are converted to what the schema expects (numbers, booleans, JSON objects and arrays).
+ */
+import * as v from "valibot";
+import { HttpError, parseOr400, type DeployedPipeline, type RequestContext, type UploadedFile } from "svc";
+
+export interface RunInput {
+  readonly input: Record<string, unknown>;
+  readonly files: UploadedFile[];
+}
+
+type Schema = { type: string; wrapped?: Schema; item?: Schema; entries?: Record<string, Schema> };
+const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "undefinedable", "non_optional", "non_nullable", "non_nullish"]);
+
+function unwrap(schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  while (s && WRAPPERS.has(s.type) && s.wrapped) s = s.wrapped;
+  return s;
+}
+
+/** One form value as the schema's type wants it. */
+function convert(field: string, raw: string, schema: Schema | undefined): unknown {
+  switch (schema?.type) {
+    case "number":
+    case "integer": {
+      const n = Number(raw);
+      return raw.trim() !== "" && Number.isFinite(n) ? n : raw;
+    }
+    case "boolean": {
+      const t = raw.trim().toLowerCase();
+      return ["true", "1", "yes", "on"].includes(t) ? true : ["false", "0", "no", "off"].includes(t) ? false : raw;
+    }
+    case "object":
+    case "loose_object":
+    case "strict_object":
+    case "object_with_rest":
+    case "record":
+    case "tuple":
+    case "array":
+      try {
+        return JSON.parse(raw);
+      } catch {
+        throw new HttpError(400, `Invalid request body: ${field}: expected JSON in the form field`);
+      }
+    default:
+      return raw;
+  }
+}
+
+function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, values] of fields) {
+    const fieldSchema = unwrap(schema?.entries?.[field]);
+    // A list field may arrive as repeated form keys, or as one JSON array.
+    if (fieldSchema?.type === "array" && !(values.length === 1 && values[0]!.trim().startsWith("["))) {
+      out[field] = values.map((value) => convert(field, value, unwrap(fieldSchema.item)));
+    } else {
+      out[field] = convert(field, values.at(-1)!, fieldSchema);
+    }
+  }
+  return out;
+}
+
+export async function readRunInput(c: RequestContext, pipeline: DeployedPipeline): Promise<RunInput> {
+  const schema = pipeline.inputSchema as v.GenericSchema<unknown, Record<string, unknown>> | undefined;
+  if (pipeline.requiresFiles) {
+    const form = await c.form();
+    const raw = { ...fromForm(form.fields, schema as unknown as Schema), files: form.files };
+    return { input: schema ? parseOr400(schema, raw) : raw, files: form.files };
+  }
+  const body = (await c.json()) ?? {};
+  if (typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "Invalid request body: expected a JSON object");
+  return { input: schema ? parseOr400(schema, body) : (body as Record<string, unknown>), files: [] };
+}

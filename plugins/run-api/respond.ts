@@ -1,0 +1,89 @@
+/**
+ * @module Answering a run: a file, an SSE stream, a chunked text stream, or `{"result": …}`.
+ * Streams go through the kernel's `stream` hook, are flushed per chunk, wait while the client is
+ * not reading, and stop (closing the wrapper's iterator) when the client goes away.
+ */
+import { once } from "node:events";
+import { FileResult, SseStream, isStreamable, type PluginApi, type RequestContext } from "svc";
+
+/** The text a stream item becomes; undefined skips it. */
+export function formatItem(item: unknown, warn: (message: string) => void): string | Buffer | undefined {
+  if (typeof item === "string") return item;
+  if (item === null || item === undefined) return "";
+  if (Buffer.isBuffer(item)) return item;
+  if (item instanceof Uint8Array) return Buffer.from(item);
+  if (typeof item !== "object") return String(item);
+  const o = item as Record<string, unknown>;
+  if (o.event && typeof o.event === "object" && "type" in (o.event as object)) {
+    warn("A UI event was emitted during /run streaming and skipped; UI events belong to the chat endpoints.");
+    return undefined;
+  }
+  // Chunk-like objects (the engine's StreamingChunk) stream their text.
+  if (typeof o.content === "string") return o.content;
+  try {
+    return JSON.stringify(item);
+  } catch {
+    return String(item);
+  }
+}
+
+/** Iterates until done or the request is aborted, whichever first; the iterator is closed either way. */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const aborted = new Promise<"aborted">((resolve) => {
+    if (signal.aborted) resolve("aborted");
+    signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+  try {
+    while (true) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === "aborted" || next.done) return;
+      yield next.value;
+    }
+  } finally {
+    void iterator.return?.();
+  }
+}
+
+export async function respond(kernel: PluginApi, c: RequestContext, pipeline: string, result: unknown): Promise<void> {
+  if (result instanceof FileResult) {
+    const headers: Record<string, string | number> = { "content-type": result.contentType, "content-length": result.data.length };
+    if (result.filename) headers["content-disposition"] = contentDisposition(result.filename);
+    c.res.writeHead(200, headers).end(result.data);
+    return;
+  }
+  const sse = result instanceof SseStream;
+  const source = sse ? result.source : isStreamable(result) ? result : undefined;
+  if (!source) {
+    c.send(200, { result: result === undefined ? null : result });
+    return;
+  }
+  let warned = false;
+  const warn = (message: string) => {
+    if (!warned) c.log.warn(message, { pipeline });
+    warned = true;
+  };
+  const items = untilAborted(kernel.stream({ pipeline, transport: "rest", kind: "run.item", requestId: c.id }, source), c.signal);
+  if (sse) {
+    const writer = c.sse();
+    for await (const item of items) {
+      const text = formatItem(item, warn);
+      if (text !== undefined) await writer.send({ data: text.toString() });
+    }
+    writer.end();
+    return;
+  }
+  c.res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+  c.res.socket?.setNoDelay(true);
+  for await (const item of items) {
+    const text = formatItem(item, warn);
+    if (text === undefined || text.length === 0) continue;
+    if (!c.res.write(text)) await once(c.res, "drain", { signal: c.signal }).catch(() => undefined);
+  }
+  c.res.end();
+}
+
+function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
