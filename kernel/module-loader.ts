@@ -1,7 +1,8 @@
 /**
  * @module Loads user modules (plugins, and later pipeline wrappers) written in TypeScript or
  * JavaScript at run time with jiti. `svc` and its subpath exports resolve to this very package from
- * any directory, so user code shares the kernel's module instances.
+ * any directory, so user code shares the kernel's module instances; so does `valibot`, which
+ * wrappers use for their schemas.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,9 +51,22 @@ function rootAliases(roots: readonly string[]): Record<string, string> {
   return aliases;
 }
 
+/** Packages user code may import without installing them: the ones wrappers need for schemas. */
+const SHARED_PACKAGES = ["valibot"];
+
+let packageAliases: Record<string, string> | undefined;
+
+/** Aliases for `svc`, its subpaths and the shared packages; computed once per process. */
+function fixedAliases(): Record<string, string> {
+  return (packageAliases ??= {
+    ...Object.fromEntries(SHARED_PACKAGES.map((name) => [name, fileURLToPath(import.meta.resolve(name))])),
+    ...svcAliases(),
+  });
+}
+
 export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
   const base = pathToFileURL(join(options.cwd ?? process.cwd(), "__svc_loader__.js")).href;
-  const alias = { ...rootAliases(options.roots ?? []), ...svcAliases() };
+  const alias = { ...rootAliases(options.roots ?? []), ...fixedAliases() };
   const jiti = createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true });
   return (specifier) => jiti.import(specifier);
 }
