@@ -1,0 +1,50 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { cpSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot, startSvc } from "./helpers/cli.js";
+import { startPipelineKernel, tempDir } from "./helpers/pipelines.js";
+
+test("the example pipelines deploy at startup and work without an API key", async () => {
+  const dir = join(tempDir(), "pipelines");
+  cpSync(join(repoRoot, "pipelines"), dir, { recursive: true });
+  const k = await startPipelineKernel({ dir });
+  try {
+    const { deployed, total } = await k.kernel.deployer.deployAll();
+    assert.equal(deployed.sort(), ["countdown", "file_summary", "text_stats"]);
+    assert.is(total, 3);
+
+    const stats = await k.run("text_stats", { text: "The cat saw the other cat. Then it left!", top_n: 1 });
+    assert.equal(stats.body, { result: { words: 9, characters: 40, sentences: 2, top_words: [{ word: "cat", count: 2 }] } });
+    const invalid = await k.run("text_stats", { text: "", top_n: 0 });
+    assert.is(invalid.status, 400);
+
+    const countdown = await fetch(`${k.url}/countdown/run`, { method: "POST", body: JSON.stringify({ from: 3, delay_ms: 1 }) });
+    assert.is(await countdown.text(), "3… 2… 1… liftoff!\n");
+
+    const form = new FormData();
+    form.set("preview_chars", "5");
+    form.append("files", new Blob(["line one\nline two\n"], { type: "text/plain" }), "notes.txt");
+    const summary = await fetch(`${k.url}/file_summary/run`, { method: "POST", body: form });
+    assert.equal(await summary.json(), {
+      result: { files: [{ name: "notes.txt", content_type: "text/plain", bytes: 18, lines: 3, preview: "line " }] },
+    });
+  } finally {
+    await k.close();
+  }
+});
+
+test("quick start: `svc run` in the repository serves the example pipelines", async () => {
+  const svc = await startSvc(["run", "--host", "127.0.0.1", "--port", "0"], { cwd: repoRoot });
+  try {
+    assert.match(svc.output(), /deployed 3\/3 pipelines/);
+    const status = (await (await fetch(`${svc.url}/status`)).json()) as { pipelines: string[] };
+    assert.equal(status.pipelines.sort(), ["countdown", "file_summary", "text_stats"]);
+    const res = await fetch(`${svc.url}/text_stats/run`, { method: "POST", body: JSON.stringify({ text: "hello hello world" }) });
+    assert.equal(((await res.json()) as { result: { words: number } }).result.words, 3);
+  } finally {
+    await svc.stop("SIGKILL");
+  }
+});
+
+test.run();
