@@ -1,13 +1,15 @@
 /**
- * @module `npm run bench`: the kernel's HTTP layer against a bare node:http server measured in the
- * same run, each in its own process, loaded by autocannon from this one.
+ * @module `npm run bench`: svc against a bare node:http server measured in the same run, each in
+ * its own process and loaded by autocannon from this one; then the p50 latency of a deploy.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { NOOP_WRAPPER } from "./server.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 32;
+const DEPLOYS = 30;
 
 interface Scenario {
   name: string;
@@ -17,6 +19,7 @@ interface Scenario {
 }
 
 const scenarios: Scenario[] = [
+  { name: "POST /noop/run (no-op pipeline)", method: "POST", path: "/noop/run", body: JSON.stringify({ question: "What is svc?", top_k: 3 }) },
   { name: "GET small JSON", method: "GET", path: "/ping" },
   { name: "POST JSON echo (1 KiB)", method: "POST", path: "/echo", body: JSON.stringify({ text: "x".repeat(1000) }) },
 ];
@@ -30,9 +33,9 @@ async function startTarget(kind: "bare" | "svc"): Promise<{ child: ChildProcess;
   return { child, port };
 }
 
-async function load(port: number, s: Scenario, path = s.path): Promise<autocannon.Result> {
+function load(port: number, s: Scenario): Promise<autocannon.Result> {
   return autocannon({
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://127.0.0.1:${port}${s.path}`,
     method: s.method,
     body: s.body,
     headers: { "content-type": "application/json" },
@@ -41,19 +44,36 @@ async function load(port: number, s: Scenario, path = s.path): Promise<autocanno
   });
 }
 
+/** p50 of redeploying a small wrapper over HTTP (overwrite, not saved). */
+async function deployLatency(port: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < DEPLOYS; i++) {
+    const body = JSON.stringify({ name: "small", overwrite: true, save_files: false, files: { "pipeline_wrapper.ts": NOOP_WRAPPER } });
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}/deploy_files`, { method: "POST", body });
+    if (res.status !== 200) throw new Error(`deploy failed: ${res.status} ${await res.text()}`);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+}
+
 const rows: string[][] = [];
+let deployP50 = 0;
 for (const kind of ["bare", "svc"] as const) {
   const { child, port } = await startTarget(kind);
   for (const s of scenarios) {
-    await load(port, s); // warm-up run, not reported
+    await load(port, s); // warm-up, not reported
     const r = await load(port, s);
     rows.push([kind, s.name, String(Math.round(r.requests.average)), String(r.latency.p50), String(r.latency.p99), String(r.non2xx + r.errors)]);
   }
+  if (kind === "svc") deployP50 = await deployLatency(port);
   child.kill();
 }
 
 const baseline = new Map(rows.filter((r) => r[0] === "bare").map((r) => [r[1], Number(r[2])]));
 const header = ["target", "scenario", "req/s", "p50 ms", "p99 ms", "errors", "vs bare"];
-const table = [header, ...rows.map((r) => [...r, `${((Number(r[2]) / baseline.get(r[1]!)!) * 100).toFixed(0)}%`])];
+const table = [header, ...rows.map((r) => [...r, (Number(r[2]) / baseline.get(r[1]!)!).toFixed(2)])];
 const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
 for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
+console.log(`\ndeploy of a small wrapper (overwrite, over HTTP): p50 ${deployP50.toFixed(1)} ms over ${DEPLOYS} deploys (target ≤ 50 ms)`);
+console.log(`/run ratio (svc / bare req/s): ${(Number(rows.find((r) => r[0] === "svc" && r[1]!.startsWith("POST /noop"))![2]) / baseline.get(scenarios[0]!.name)!).toFixed(2)} (target ≥ 0.75)`);

@@ -21,6 +21,8 @@ export class InterceptorHook<C, R> {
   /** Runs `target` inside every interceptor, outermost first. */
   call(call: C, target: (call: C) => R | Promise<R>): Promise<R> {
     const taps = this.taps.all;
+    // The common case on the hot path: nothing to wrap.
+    if (taps.length === 0) return (async () => target(call))();
     const passing = new WeakSet<object>();
     const layer = async (index: number, current: C): Promise<R> => {
       if (index === taps.length) return target(current);
