@@ -56,7 +56,7 @@ export class DeployService {
     this.files = new PipelineFiles(pipelinesDir);
   }
 
-  deploy(request: DeployRequest): Promise<DeployedPipeline> {
+  async deploy(request: DeployRequest): Promise<DeployedPipeline> {
     const name = checkPipelineName(request.name);
     return this.serialize(name, () =>
       inSpan(this.tracer, "svc.deploy", { "svc.pipeline.name": name, "svc.deploy.kind": request.kind }, () => this.load(name, request)),
