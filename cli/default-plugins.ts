@@ -8,9 +8,10 @@ import type { PluginModule, PluginSpec, Settings } from "svc";
 export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
   "svc:management": async () => (await import("../plugins/management/index.js")).default,
   "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
+  "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
-  return ["svc:management", "svc:run-api"].map((use) => ({ use, from: "the default plugin set" }));
+  return ["svc:management", "svc:run-api", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
 }

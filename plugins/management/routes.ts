@@ -25,7 +25,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       });
       return deployed(body.name);
     },
-    { scope: "admin", docs: { summary: "Deploy a wrapper pipeline from files (JSON)", tags, body: DeployFilesBody, response: ActionResponse } },
+    { scope: "admin", docs: { operationId: "pipeline_deploy", summary: "Deploy a wrapper pipeline from files (JSON)", tags, body: DeployFilesBody, response: ActionResponse } },
   );
 
   kernel.route(
@@ -50,7 +50,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       await deployer.deploy({ kind: "files", name, description: one("description"), files, ...flags });
       return deployed(name);
     },
-    { scope: "admin", docs: { summary: "Deploy a wrapper pipeline from uploaded files (multipart: name, description, overwrite, save_files, skip_mcp, repeated files)", tags, response: ActionResponse } },
+    { scope: "admin", docs: { operationId: "pipeline_deploy_multipart", summary: "Deploy a wrapper pipeline from uploaded files (multipart: name, description, overwrite, save_files, skip_mcp, repeated files)", tags, response: ActionResponse } },
   );
 
   kernel.route(
@@ -69,7 +69,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       });
       return deployed(body.name);
     },
-    { scope: "admin", docs: { summary: "Deploy a YAML pipeline", tags, body: DeployYamlBody, response: ActionResponse } },
+    { scope: "admin", docs: { operationId: "yaml_pipeline_deploy", summary: "Deploy a YAML pipeline", tags, body: DeployYamlBody, response: ActionResponse } },
   );
 
   kernel.route(
@@ -79,11 +79,11 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       await deployer.undeploy(c.params.name!);
       return { status: "success", message: `Pipeline '${c.params.name}' successfully undeployed`, name: c.params.name };
     },
-    { scope: "admin", docs: { summary: "Undeploy a pipeline and delete its saved files", tags, response: ActionResponse } },
+    { scope: "admin", docs: { operationId: "pipeline_undeploy", summary: "Undeploy a pipeline and delete its saved files", tags, response: ActionResponse } },
   );
 
   kernel.route("GET", "/status", () => ({ status: "Up!", pipelines: registry.names() }), {
-    docs: { summary: "Server status and deployed pipelines", tags: ["status"], response: StatusAllResponse },
+    docs: { operationId: "status_all", summary: "Server status and deployed pipelines", tags: ["status"], response: StatusAllResponse },
   });
 
   kernel.route(
@@ -93,6 +93,6 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       if (!registry.has(c.params.name!)) throw new HttpError(404, `Pipeline '${c.params.name}' not found`);
       return { status: "Up!", pipeline: c.params.name };
     },
-    { docs: { summary: "Status of one pipeline", tags: ["status"], response: StatusOneResponse } },
+    { docs: { operationId: "status_pipeline", summary: "Status of one pipeline", tags: ["status"], response: StatusOneResponse } },
   );
 }
