@@ -12,6 +12,8 @@ import { resolveRunConfig, type RunFlags } from "./run-settings.js";
 import { serve } from "./serve.js";
 import { runPrimary } from "./workers.js";
 import { runWithReload } from "./reload.js";
+import { registerStatusCommand } from "./status.js";
+import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -40,18 +42,23 @@ cli
     await serve(config, cwd);
   });
 
-cli.help();
+registerStatusCommand(cli);
+registerPipelineCommand(cli);
+
+cli.help(pipelineHelp(cli));
 cli.version(pkg.version);
 
 async function main(): Promise<void> {
   try {
     cli.parse(process.argv, { run: false });
     if (!cli.matchedCommand) {
+      // Help or version was printed (cac unsets the command then, even with arguments: `pipeline run --help`).
+      if (cli.options.help || cli.options.version) return;
       if (cli.args.length > 0) {
         process.stderr.write(`Error: unknown command '${cli.args[0]}'\n\n`);
         cli.outputHelp();
         process.exitCode = 1;
-      } else if (!cli.options.help && !cli.options.version) {
+      } else {
         cli.outputHelp();
       }
       return;
