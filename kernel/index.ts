@@ -46,6 +46,7 @@ export {
 } from "./wrapper/base-pipeline-wrapper.js";
 export { FileResult, SseStream, fileResponse, isStreamable, sse } from "./wrapper/results.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
+export { CallRunContext, RequestRunCall } from "./wrapper/run-context.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
 export { deployErrors } from "./deploy/deploy-errors.js";

@@ -128,7 +128,7 @@ export class HttpApp {
     const { log, settings } = this.options;
     const incoming = req.headers["x-request-id"];
     // randomUUID draws from a pooled entropy buffer: no system call per request.
-    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID().replaceAll("-", "");
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const c = new RequestContext(req, res, id, log, settings);
     this.inflight.add(c);
     res.setHeader("x-request-id", id);

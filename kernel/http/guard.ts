@@ -17,20 +17,40 @@ function hostnameOf(hostHeader: string): string {
   return hostHeader.split(":")[0]!;
 }
 
+function originAllowed(origin: string, allowedOrigin: (origin: string) => boolean): boolean {
+  if (allowedOrigin(origin)) return true;
+  try {
+    return isLoopbackHost(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Verdicts by header value: nearly every request repeats the same Host and Origin. */
+class VerdictCache {
+  private readonly verdicts = new Map<string, boolean>();
+  constructor(private readonly decide: (value: string) => boolean) {}
+  allows(value: string): boolean {
+    let verdict = this.verdicts.get(value);
+    if (verdict === undefined) {
+      verdict = this.decide(value);
+      // Bounded: a client cycling through Host values cannot grow it without limit.
+      if (this.verdicts.size >= 1024) this.verdicts.clear();
+      this.verdicts.set(value, verdict);
+    }
+    return verdict;
+  }
+}
+
 /** Returns why a request is refused, or undefined when it passes. */
 export function rebindingGuard(bindHost: string, allowedOrigin: (origin: string) => boolean) {
   if (!isLoopbackHost(bindHost)) return () => undefined;
+  const hosts = new VerdictCache((host) => isLoopbackHost(hostnameOf(host)));
+  const origins = new VerdictCache((origin) => originAllowed(origin, allowedOrigin));
   return (req: IncomingMessage): string | undefined => {
-    const host = req.headers.host;
-    if (host !== undefined && !isLoopbackHost(hostnameOf(host))) return `Host '${host}' is not allowed for a loopback server.`;
-    const origin = req.headers.origin;
-    if (origin === undefined || allowedOrigin(origin)) return undefined;
-    let hostname: string | undefined;
-    try {
-      hostname = new URL(origin).hostname;
-    } catch {
-      hostname = undefined;
-    }
-    return hostname !== undefined && isLoopbackHost(hostname) ? undefined : `Origin '${origin}' is not allowed for a loopback server.`;
+    const { host, origin } = req.headers;
+    if (host !== undefined && !hosts.allows(host)) return `Host '${host}' is not allowed for a loopback server.`;
+    if (origin !== undefined && !origins.allows(origin)) return `Origin '${origin}' is not allowed for a loopback server.`;
+    return undefined;
   };
 }

@@ -3,7 +3,7 @@
  * the call goes through the kernel's `run` hook (transport `rest`) and the result is answered as
  * JSON, a stream or a file. A wrapper error is a 500 `Pipeline execution failed: …`.
  */
-import { HttpError, REGISTRY, definePlugin, messageOf, type BasePipelineWrapper, type KernelPlugin } from "svc";
+import { CallRunContext, HttpError, REGISTRY, RequestRunCall, definePlugin, messageOf, type BasePipelineWrapper, type KernelPlugin } from "svc";
 import { readRunInput } from "./input.js";
 import { respond } from "./respond.js";
 
@@ -22,12 +22,10 @@ export default function runApiPlugin(): KernelPlugin {
           if (!pipeline.capabilities.api) throw new HttpError(404, `Pipeline '${name}' has no run endpoint: its wrapper implements no runApi`);
           const { input, files } = await readRunInput(c, pipeline);
           const wrapper = pipeline.wrapper as BasePipelineWrapper;
+          const call = new RequestRunCall(c, name, "runApi", "rest", input);
           let result: unknown;
           try {
-            result = await kernel.run(
-              { pipeline: name, method: "runApi", transport: "rest", input, signal: c.signal, requestId: c.id },
-              (call) => wrapper.runApi!(call.input, { pipeline: name, signal: call.signal, files, log: c.log, span: call.span, requestId: c.id }),
-            );
+            result = await kernel.run(call, (call) => wrapper.runApi!(call.input, new CallRunContext(call, () => c.log, files)));
           } catch (error) {
             if (error instanceof HttpError) throw error;
             throw new HttpError(500, `Pipeline execution failed: ${messageOf(error)}`, { cause: error });

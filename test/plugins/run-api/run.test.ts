@@ -229,4 +229,28 @@ test("every run goes through the run hook (transport rest) and streams through t
   );
 });
 
+test("an interceptor that changes the input keeps the request's signal and id", async () => {
+  const injector = definePlugin({
+    name: "injector",
+    setup(kernel) {
+      kernel.hooks.run.tap(async (call, next) => next({ input: { ...(call.input as object), injected: true } }));
+      kernel.hooks.run.tap(async (call, next) => next({ ...call, transport: call.transport + "+spread" }));
+    },
+  });
+  await withKernel(
+    async (k) => {
+      await deployOk(
+        k,
+        "ctx",
+        wrapper(`runApi(input: object, ctx: { signal: AbortSignal; requestId?: string; pipeline: string; files: unknown[] }) {
+    return { input, signal: ctx.signal instanceof AbortSignal && !ctx.signal.aborted, id: typeof ctx.requestId, pipeline: ctx.pipeline, files: ctx.files.length };
+  }`),
+      );
+      const res = await fetch(`${k.url}/ctx/run`, { method: "POST", body: JSON.stringify({ a: 1 }), headers: { "x-request-id": "req-42" } });
+      assert.equal(await res.json(), { result: { input: { a: 1, injected: true }, signal: true, id: "string", pipeline: "ctx", files: 0 } });
+    },
+    { plugins: [injector] },
+  );
+});
+
 test.run();

@@ -1,0 +1,60 @@
+/**
+ * @module The RunCall and RunContext a transport builds for one invocation. Both are classes with
+ * getters, so the request's AbortSignal (costly to create) and a request logger are made only when
+ * something reads them; object literals with getters would be slow to build on every request.
+ */
+import type { RunCall } from "../hooks/index.js";
+import type { Span } from "../hooks/tracer.js";
+import type { RequestContext } from "../http/context.js";
+import type { Logger } from "../logger.js";
+import type { RunContext } from "./base-pipeline-wrapper.js";
+import type { UploadedFile } from "./uploaded-file.js";
+
+/** A call made for an HTTP request: its signal is the request's. */
+export class RequestRunCall implements RunCall {
+  constructor(
+    private readonly request: RequestContext,
+    readonly pipeline: string,
+    readonly method: string,
+    readonly transport: string,
+    readonly input: unknown,
+    readonly span?: Span,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  get requestId(): string {
+    return this.request.id;
+  }
+}
+
+/** The context a wrapper method gets for a call. */
+export class CallRunContext implements RunContext {
+  constructor(
+    private readonly call: RunCall,
+    private readonly logger: Logger | (() => Logger),
+    readonly files: readonly UploadedFile[] = [],
+  ) {}
+
+  get pipeline(): string {
+    return this.call.pipeline;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  get span(): Span | undefined {
+    return this.call.span;
+  }
+
+  get requestId(): string | undefined {
+    return this.call.requestId;
+  }
+
+  get log(): Logger {
+    return typeof this.logger === "function" ? this.logger() : this.logger;
+  }
+}
