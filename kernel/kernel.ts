@@ -58,7 +58,7 @@ export class Kernel {
     this.registerDefault(TRACER, this.hooks.trace.tracer);
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
-    this.http = new HttpApp({ settings, log, authorize: (r) => this.authorize(r) });
+    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r) });
     this.registerDefault(ROUTES, this.http.routes);
     this.registerDefault(
       DEPLOYER,
@@ -103,7 +103,7 @@ export class Kernel {
     return this.hooks.stream.pipe(info, source);
   }
 
-  authorize(request: AccessRequest): Promise<AccessDecision> {
+  async authorize(request: AccessRequest): Promise<AccessDecision> {
     return this.hooks.auth.authorize(request);
   }
 

@@ -47,8 +47,18 @@ export class AuthHook {
     this.taps.add(plugin, check, options);
   }
 
-  async authorize(request: AccessRequest): Promise<AccessDecision> {
-    for (const tap of this.taps.all) {
+  /**
+   * Decides; synchronous when every step is (the common case), so a request does not wait a turn.
+   * The scope's policy is looked up in the container once: hosts replace policies before boot.
+   */
+  authorize(request: AccessRequest): AccessDecision | Promise<AccessDecision> {
+    const taps = this.taps.all;
+    if (taps.length === 0) return this.policyOf(request.scope)(request);
+    return this.decideWithTaps(taps, request);
+  }
+
+  private async decideWithTaps(taps: AuthHook["taps"]["all"], request: AccessRequest): Promise<AccessDecision> {
+    for (const tap of taps) {
       let decision: AccessDecision | undefined;
       try {
         decision = await tap.fn(request);
@@ -57,11 +67,21 @@ export class AuthHook {
       }
       if (decision) return decision;
     }
-    const token = accessToken(request.scope);
-    if (!this.container.isRegistered(token, true)) {
-      return deny(403, `No access policy is configured for scope '${request.scope}'.`);
+    return this.policyOf(request.scope)(request);
+  }
+
+  private readonly policies = new Map<string, AccessPolicy>();
+
+  private policyOf(scope: string): AccessPolicy {
+    let policy = this.policies.get(scope);
+    if (!policy) {
+      const token = accessToken(scope);
+      policy = this.container.isRegistered(token, true)
+        ? this.container.resolve<AccessPolicy>(token)
+        : () => deny(403, `No access policy is configured for scope '${scope}'.`);
+      this.policies.set(scope, policy);
     }
-    return this.container.resolve<AccessPolicy>(token)(request);
+    return policy;
   }
 }
 

@@ -52,7 +52,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface HttpAppOptions {
   readonly settings: Settings;
   readonly log: Logger;
-  readonly authorize: (request: AccessRequest) => Promise<AccessDecision>;
+  readonly authorize: (request: AccessRequest) => AccessDecision | Promise<AccessDecision>;
 }
 
 export class HttpApp {
@@ -91,7 +91,8 @@ export class HttpApp {
     this.app.add(method, path, async (req: Request, res: ServerResponse) => {
       const c = contextOf(req)!;
       if (options.scope) {
-        const decision = await this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
+        const pending = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
+        const decision = pending instanceof Promise ? await pending : pending;
         if (!decision.allow) throw new HttpError(decision.status, decision.message);
       }
       const result = await handler(c);
