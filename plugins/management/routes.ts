@@ -1,7 +1,8 @@
 /**
  * @module The management endpoints: deploy (JSON, multipart, YAML), undeploy and status.
  */
-import { HttpError, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
+import type * as v from "valibot";
+import { HttpError, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
 import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean } from "./schemas.js";
 
 const tags = ["management"];
@@ -9,24 +10,43 @@ const tags = ["management"];
 export function registerRoutes(kernel: PluginApi, deployer: DeployService, registry: PipelineRegistry): void {
   const deployed = (name: string) => ({ status: "success" as const, message: `Pipeline '${name}' successfully deployed`, name });
 
-  kernel.route(
-    "POST",
-    "/deploy_files",
-    async (c) => {
-      const body = await c.json(DeployFilesBody);
-      await deployer.deploy({
-        kind: "files",
-        name: body.name,
-        description: body.description,
-        files: body.files,
-        overwrite: body.overwrite,
-        save: body.save_files,
-        skipMcp: body.skip_mcp,
-      });
-      return deployed(body.name);
-    },
-    { scope: "admin", docs: { operationId: "pipeline_deploy", summary: "Deploy a wrapper pipeline from files (JSON)", tags, body: DeployFilesBody, response: ActionResponse } },
-  );
+  /** A JSON deploy endpoint: validate the body, turn it into a deploy request, answer. */
+  const jsonDeploy = <B extends { name: string }>(
+    path: string,
+    schema: v.GenericSchema<unknown, B>,
+    docs: { operationId: string; summary: string },
+    toRequest: (body: B) => DeployRequest,
+  ) =>
+    kernel.route(
+      "POST",
+      path,
+      async (c) => {
+        const body = await c.json(schema);
+        await deployer.deploy(toRequest(body));
+        return deployed(body.name);
+      },
+      { scope: "admin", docs: { ...docs, tags, body: schema, response: ActionResponse } },
+    );
+
+  jsonDeploy("/deploy_files", DeployFilesBody, { operationId: "pipeline_deploy", summary: "Deploy a wrapper pipeline from files (JSON)" }, (b) => ({
+    kind: "files",
+    name: b.name,
+    description: b.description,
+    files: b.files,
+    overwrite: b.overwrite,
+    save: b.save_files,
+    skipMcp: b.skip_mcp,
+  }));
+
+  jsonDeploy("/deploy-yaml", DeployYamlBody, { operationId: "yaml_pipeline_deploy", summary: "Deploy a YAML pipeline" }, (b) => ({
+    kind: "yaml",
+    name: b.name,
+    description: b.description,
+    source: b.source_code,
+    overwrite: b.overwrite,
+    save: b.save_file,
+    skipMcp: b.skip_mcp,
+  }));
 
   kernel.route(
     "POST",
@@ -51,25 +71,6 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       return deployed(name);
     },
     { scope: "admin", docs: { operationId: "pipeline_deploy_multipart", summary: "Deploy a wrapper pipeline from uploaded files (multipart: name, description, overwrite, save_files, skip_mcp, repeated files)", tags, response: ActionResponse } },
-  );
-
-  kernel.route(
-    "POST",
-    "/deploy-yaml",
-    async (c) => {
-      const body = await c.json(DeployYamlBody);
-      await deployer.deploy({
-        kind: "yaml",
-        name: body.name,
-        description: body.description,
-        source: body.source_code,
-        overwrite: body.overwrite,
-        save: body.save_file,
-        skipMcp: body.skip_mcp,
-      });
-      return deployed(body.name);
-    },
-    { scope: "admin", docs: { operationId: "yaml_pipeline_deploy", summary: "Deploy a YAML pipeline", tags, body: DeployYamlBody, response: ActionResponse } },
   );
 
   kernel.route(

@@ -42,6 +42,19 @@ export async function startPipelineKernel(
   return { ...k, dir, deploy: (body) => post("/deploy_files", body), run: (name, body = {}) => post(`/${name}/run`, body) };
 }
 
+/** Runs `fn` against a fresh pipeline kernel and closes it whatever happens. */
+export async function withPipelineKernel(
+  fn: (k: PipelineKernel) => Promise<void>,
+  options: Parameters<typeof startPipelineKernel>[0] = {},
+): Promise<void> {
+  const k = await startPipelineKernel(options);
+  try {
+    await fn(k);
+  } finally {
+    await k.close();
+  }
+}
+
 /** A wrapper source with a runApi body. */
 export function wrapper(runApi: string, extra = ""): string {
   return `import * as v from "valibot";

@@ -2,18 +2,11 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startPipelineKernel, tempDir, wrapper, type PipelineKernel } from "../../helpers/pipelines.js";
+import { startPipelineKernel, tempDir, withPipelineKernel, wrapper } from "../../helpers/pipelines.js";
 
 const ok = wrapper(`runApi(input: { question: string }) { return "v1:" + input.question; }`);
 
-async function withKernel(fn: (k: PipelineKernel) => Promise<void>, options: Parameters<typeof startPipelineKernel>[0] = {}) {
-  const k = await startPipelineKernel(options);
-  try {
-    await fn(k);
-  } finally {
-    await k.close();
-  }
-}
+const withKernel = withPipelineKernel;
 
 test("deploy, status, run, undeploy", () =>
   withKernel(async (k) => {

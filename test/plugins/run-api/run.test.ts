@@ -1,17 +1,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { definePlugin, DROP } from "svc";
-import { startPipelineKernel, wrapper, type PipelineKernel } from "../../helpers/pipelines.js";
+import { withPipelineKernel, wrapper, type PipelineKernel } from "../../helpers/pipelines.js";
 import { openRequest, until } from "../../helpers/http.js";
 
-async function withKernel(fn: (k: PipelineKernel) => Promise<void>, options: Parameters<typeof startPipelineKernel>[0] = {}) {
-  const k = await startPipelineKernel(options);
-  try {
-    await fn(k);
-  } finally {
-    await k.close();
-  }
-}
+const withKernel = withPipelineKernel;
 
 const deployOk = async (k: PipelineKernel, name: string, source: string) => {
   const res = await k.deploy({ name, files: { "pipeline_wrapper.ts": source }, save_files: false });
