@@ -1,0 +1,47 @@
+/**
+ * @module Checking run data and placing it in the run state. Data is keyed by component
+ * (`{llm: {messages}}`) or flat (`{query}`), recognised by its keys: when every key names a
+ * component and every value is an object, it is by component. A flat key goes to every component
+ * with an open (unconnected or variadic) socket of that name.
+ */
+import type { Inputs, Node } from "./run-state.js";
+import { PipelineInputError } from "./errors.js";
+import type { Pipeline } from "./pipeline.js";
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype;
+
+export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, Node>, data: Record<string, unknown>, state: Map<string, Inputs>): void {
+  const entries = Object.entries(data);
+  const byComponent = entries.length > 0 && entries.every(([k, v]) => nodes.has(k) && isPlainObject(v));
+  const perComponent: Record<string, Record<string, unknown>> = {};
+  if (byComponent) {
+    Object.assign(perComponent, data);
+  } else {
+    const open = pipeline.inputs();
+    for (const [key, value] of entries) {
+      for (const [component, sockets] of Object.entries(open)) {
+        if (key in sockets) (perComponent[component] ??= {})[key] = value;
+      }
+    }
+  }
+  for (const [component, sockets] of Object.entries(perComponent)) {
+    const node = nodes.get(component);
+    if (!node) throw new PipelineInputError(`Component named ${component} not found in the pipeline.`);
+    for (const [socketName, value] of Object.entries(sockets)) {
+      const socket = node.sockets.find((s) => s.name === socketName);
+      if (!socket) throw new PipelineInputError(`Input ${socketName} not found in component ${component}.`);
+      const senders = node.senders.get(socketName) ?? [];
+      if (senders.length && socket.kind === "normal") {
+        throw new PipelineInputError(`Input ${socketName} for component ${component} is already sent by ${senders.join(", ")}.`);
+      }
+      state.get(component)!.set(socketName, [{ sender: null, value }]);
+    }
+  }
+  for (const node of nodes.values()) {
+    for (const socket of node.sockets) {
+      if (socket.mandatory && (node.senders.get(socket.name) ?? []).length === 0 && !state.get(node.name)!.has(socket.name)) {
+        throw new PipelineInputError(`Missing mandatory input '${socket.name}' for component '${node.name}'.`);
+      }
+    }
+  }
+}

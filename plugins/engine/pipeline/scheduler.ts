@@ -1,0 +1,191 @@
+/**
+ * @module The run loop: Haystack 2.x's async scheduler. Ready components run concurrently up to a
+ * limit; a component with a ready greedy socket runs alone once everything in flight finished;
+ * deferred ones (waiting on optional or variadic inputs) run only when nothing else can, tie-broken
+ * by topological order (cycles rank together) and then by name. Outputs flow along the edges,
+ * converted where the connection needs it; the result holds unconsumed outputs and the full outputs
+ * of `includeOutputsFrom`.
+ */
+import { messageOf, NOOP_TRACER, type Span } from "svc";
+import type { InputSocket } from "../component.js";
+import { ChatMessage } from "../dataclasses/chat-message.js";
+import type { Conversion } from "../type-ref.js";
+import { PipelineComponentsBlockedError, PipelineError, PipelineMaxComponentRuns, PipelineRuntimeError } from "./errors.js";
+import type { Pipeline, RunOptions } from "./pipeline.js";
+import { consume, deliver, NO_OUTPUT, priorityOf, Priority, type Inputs, type Node } from "./run-state.js";
+import { distributeInput } from "./run-input.js";
+import { topologicalRanks } from "./topology.js";
+
+export type PipelineResult = Record<string, Record<string, unknown>>;
+
+function convert(value: unknown, steps: readonly Conversion[] | undefined, where: string): unknown {
+  let v = value;
+  for (const step of steps ?? []) {
+    if (step === "wrapList") v = [v];
+    else if (step === "unwrapList") {
+      if (!Array.isArray(v) || v.length !== 1) throw new PipelineError(`${where}: expected a list with exactly one element to unwrap, got ${Array.isArray(v) ? `${v.length} elements` : typeof v}.`);
+      v = v[0];
+    } else if (step === "chatMessageToText") {
+      const text = v instanceof ChatMessage ? v.text : null;
+      if (text === null) throw new PipelineError(`${where}: the ChatMessage has no text to convert to a string.`);
+      v = text;
+    } else if (step === "textToChatMessage") v = ChatMessage.fromUser(String(v));
+  }
+  return v;
+}
+
+export async function runPipeline(pipeline: Pipeline, data: Record<string, unknown>, options: RunOptions): Promise<Record<string, Record<string, unknown>>> {
+  const tracer = options.tracer ?? NOOP_TRACER;
+  const signal = options.signal ?? new AbortController().signal;
+  const limit = Math.max(1, options.concurrencyLimit ?? 4);
+  const includeFrom = new Set(options.includeOutputsFrom ?? []);
+  const contentTracing = options.contentTracing ?? process.env.HAYSTACK_CONTENT_TRACING_ENABLED === "true";
+
+  const nodes = new Map<string, Node>();
+  for (const name of pipeline.componentNames.sort()) {
+    const component = pipeline.getComponent(name);
+    const sockets = Object.values(component.inputSockets);
+    nodes.set(name, {
+      name,
+      component,
+      sockets,
+      senders: new Map(sockets.map((s) => [s.name, pipeline.sendersOf(name, s.name).map((e) => e.sender)])),
+      receivers: pipeline.receiversOf(name),
+      visits: 0,
+    });
+  }
+  const state = new Map<string, Inputs>([...nodes.keys()].map((n) => [n, new Map()]));
+  distributeInput(pipeline, nodes, data, state);
+  const ranks = topologicalRanks(pipeline);
+  const result: Record<string, Record<string, unknown>> = {};
+
+  const pipelineSpan = tracer.startSpan("haystack.pipeline.run", {
+    "haystack.pipeline.max_runs_per_component": pipeline.maxRunsPerComponent,
+    "haystack.pipeline.metadata": pipeline.metadata,
+    ...(contentTracing ? { "haystack.pipeline.input_data": data as Record<string, unknown> } : {}),
+  }, options.parentSpan);
+
+  for (const node of nodes.values()) await node.component.warmUp?.();
+
+  const running = new Map<string, Promise<void>>();
+  let failure: unknown;
+
+  const start = (node: Node) => {
+    if (node.visits >= pipeline.maxRunsPerComponent) throw new PipelineMaxComponentRuns(node.name, pipeline.maxRunsPerComponent);
+    const inputs = consume(node, state.get(node.name)!);
+    const task = execute(node, inputs, pipelineSpan).then(
+      (outputs) => {
+        running.delete(node.name);
+        node.visits++;
+        write(node, outputs);
+      },
+      (error) => {
+        running.delete(node.name);
+        failure ??= error;
+      },
+    );
+    running.set(node.name, task);
+  };
+
+  const execute = async (node: Node, inputs: Record<string, unknown>, parent: Span): Promise<Record<string, unknown>> => {
+    const span = tracer.startSpan("haystack.component.run", {
+      "haystack.component.name": node.name,
+      "haystack.component.type": node.component.type,
+      "haystack.component.input_types": Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v === null ? "null" : Array.isArray(v) ? "list" : typeof v === "object" ? ((v as object).constructor?.name ?? "object") : typeof v])),
+      "haystack.component.visits": node.visits + 1,
+      ...(contentTracing ? { "haystack.component.input": inputs } : {}),
+    }, parent);
+    options.onComponentStart?.(node.name);
+    try {
+      if (signal.aborted) throw signal.reason ?? new Error("The pipeline run was aborted.");
+      const outputs = await node.component.run(inputs, { name: node.name, signal, tracer, span });
+      if (!outputs || typeof outputs !== "object" || Array.isArray(outputs)) {
+        throw new PipelineError(`Component '${node.name}' didn't return a dictionary. Components must always return dictionaries: check the documentation.`);
+      }
+      if (contentTracing) span.setTag("haystack.component.output", outputs as Record<string, unknown>);
+      span.end();
+      options.onComponentEnd?.(node.name, outputs);
+      return outputs;
+    } catch (error) {
+      span.end(error);
+      throw error instanceof PipelineRuntimeError ? error : new PipelineRuntimeError(node.name, node.component.type, error);
+    }
+  };
+
+  const write = (node: Node, outputs: Record<string, unknown>) => {
+    const consumedSockets = new Set<string>();
+    for (const edge of node.receivers) {
+      consumedSockets.add(edge.senderSocket);
+      const receiverSocket = nodes.get(edge.receiver)!.sockets.find((s) => s.name === edge.receiverSocket) as InputSocket;
+      const produced = edge.senderSocket in outputs ? outputs[edge.senderSocket] : NO_OUTPUT;
+      const value = produced === NO_OUTPUT ? produced : convert(produced, edge.conversion, `${edge.sender}.${edge.senderSocket} -> ${edge.receiver}.${edge.receiverSocket}`);
+      const inputs = state.get(edge.receiver)!;
+      inputs.set(edge.receiverSocket, deliver(value, receiverSocket, node.name, inputs.get(edge.receiverSocket)));
+    }
+    // The last run's outputs win; only unconsumed sockets, unless all outputs were asked for.
+    const kept = includeFrom.has(node.name) ? outputs : Object.fromEntries(Object.entries(outputs).filter(([k]) => !consumedSockets.has(k)));
+    if (Object.keys(kept).length || includeFrom.has(node.name)) result[node.name] = kept;
+  };
+
+  const candidates = () =>
+    [...nodes.values()]
+      .filter((n) => !running.has(n.name))
+      .map((n) => ({ node: n, priority: priorityOf(n, state.get(n.name)!) }))
+      .sort((a, b) =>
+        a.priority - b.priority ||
+        (a.priority >= Priority.DEFER ? ranks.get(a.node.name)! - ranks.get(b.node.name)! : 0) ||
+        a.node.name.toLowerCase().localeCompare(b.node.name.toLowerCase()),
+      );
+
+  try {
+    let first = true;
+    while (failure === undefined) {
+      if (signal.aborted) throw signal.reason ?? new Error("The pipeline run was aborted.");
+      const queue = candidates();
+      const best = queue[0];
+      if (first && (!best || best.priority === Priority.BLOCKED)) throw new PipelineComponentsBlockedError();
+      first = false;
+      if (!best || best.priority === Priority.BLOCKED) {
+        if (running.size === 0) break;
+        await Promise.race(running.values());
+        continue;
+      }
+      if (best.priority === Priority.HIGHEST) {
+        // A greedy socket must see every value in flight: wait for all, then re-evaluate.
+        if (running.size) {
+          await Promise.all(running.values());
+          continue;
+        }
+        start(best.node);
+        await running.get(best.node.name);
+        continue;
+      }
+      if (best.priority === Priority.READY) {
+        for (const c of queue) {
+          if (c.priority !== Priority.READY || running.size >= limit) break;
+          start(c.node);
+        }
+        if (running.size >= limit || !queue.some((c) => c.priority === Priority.READY && !running.has(c.node.name))) {
+          await Promise.race(running.values());
+        }
+        continue;
+      }
+      // Deferred: only when nothing else is running.
+      if (running.size) {
+        await Promise.race(running.values());
+        continue;
+      }
+      start(best.node);
+      await running.get(best.node.name);
+    }
+    await Promise.allSettled(running.values());
+    if (failure !== undefined) throw failure;
+    if (contentTracing) pipelineSpan.setTag("haystack.pipeline.output_data", result);
+    pipelineSpan.end();
+    return result;
+  } catch (error) {
+    await Promise.allSettled(running.values());
+    pipelineSpan.end(error);
+    throw error instanceof PipelineError ? error : new PipelineError(`Pipeline run failed: ${messageOf(error)}`, { cause: error });
+  }
+}
