@@ -6,6 +6,7 @@ import type { PluginModule, PluginSpec, Settings } from "svc";
 
 /** Built-in plugins by name, imported only when used. */
 export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
+  "svc:engine": async () => (await import("../plugins/engine/index.js")).default,
   "svc:management": async () => (await import("../plugins/management/index.js")).default,
   "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
   "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
@@ -13,5 +14,5 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
-  return ["svc:management", "svc:run-api", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
+  return ["svc:engine", "svc:management", "svc:run-api", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
 }

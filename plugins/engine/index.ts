@@ -1,0 +1,42 @@
+/**
+ * @module svc:engine (also `svc/engine`): the pipeline engine and its plugin. The plugin provides
+ * the component registry under ENGINE_REGISTRY (other plugins register their components there) and
+ * handles `yaml` deploys.
+ */
+import { definePlugin, token, type KernelPlugin } from "svc";
+import { createRegistry } from "./builtins.js";
+import type { EngineRegistry } from "./registry.js";
+import { loadYamlDeploy } from "./yaml-deploy.js";
+
+/** The engine's component, object and function registry. */
+export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
+
+export default function enginePlugin(): KernelPlugin {
+  return definePlugin({
+    name: "svc:engine",
+    setup(kernel) {
+      const registry = createRegistry();
+      kernel.provide(ENGINE_REGISTRY, registry);
+      const resolved = kernel.resolve(ENGINE_REGISTRY);
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer));
+    },
+  });
+}
+
+export { createRegistry } from "./builtins.js";
+export { EngineRegistry, TypeRegistry, type ObjectClass, type NamedFunction } from "./registry.js";
+export { Component, socket, variadic, greedyVariadic, output, selectStreamingCallback, serializeValue } from "./component.js";
+export type { ComponentClass, ComponentContext, InputSocket, InputSocketSpec, OutputSocket, OutputSocketSpec, Outputs, SocketKind } from "./component.js";
+export { Pipeline, type PipelineOptions, type RunOptions } from "./pipeline/pipeline.js";
+export type { PipelineResult } from "./pipeline/scheduler.js";
+export * from "./pipeline/errors.js";
+export { loadPipelineYaml, dumpPipelineYaml, parseYaml } from "./yaml.js";
+export { YamlPipeline } from "./yaml-deploy.js";
+export { ChatMessage, parseArguments, type ChatRole, type ContentPart, type ToolCall, type ToolCallResult, type ReasoningContent } from "./dataclasses/chat-message.js";
+export { Document, ByteStream, type DocumentInit } from "./dataclasses/document.js";
+export { StreamingChunk, type StreamingCallback, type ToolCallDelta, type ComponentInfo, type FinishReason } from "./dataclasses/streaming-chunk.js";
+export { Secret, secretParameter } from "./dataclasses/secret.js";
+export { BranchJoiner } from "./components/branch-joiner.js";
+export * from "./components/sample-components.js";
+export { schemaForTypeString } from "./type-strings.js";
+export { typeRefOf, typeName, type TypeRef } from "./type-ref.js";

@@ -1,0 +1,115 @@
+/**
+ * @module YAML deploys: the `yaml` deploy source. The YAML's `inputs` map request fields to one or
+ * more `component.socket` targets (a value fans out to all of them) and `outputs` map result names
+ * to sockets; together they give the run schema, and the run answers with the declared output
+ * names. Every declared input is required; a target claimed by two inputs is an error.
+ */
+import * as v from "valibot";
+import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc";
+import { PipelineError } from "./pipeline/errors.js";
+import type { Pipeline } from "./pipeline/pipeline.js";
+import type { EngineRegistry } from "./registry.js";
+import { parseYaml, pipelineFromDocument, readPipelineDocument } from "./yaml.js";
+
+const IoSpec = v.object({
+  inputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
+  outputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
+});
+
+interface Target {
+  component: string;
+  socket: string;
+}
+
+const bad = (message: string, cause?: unknown) => new HttpError(400, message, { cause });
+
+function targetOf(pipeline: Pipeline, path: string, what: string): Target {
+  const [component, socket] = [path.slice(0, path.indexOf(".")), path.slice(path.indexOf(".") + 1)];
+  if (!pipeline.componentNames.includes(component)) throw bad(`${what} '${path}' names no component of the pipeline.`);
+  return { component, socket };
+}
+
+/** The YAML pipeline as a deployed pipeline's runtime object. */
+export class YamlPipeline {
+  constructor(
+    readonly pipeline: Pipeline,
+    private readonly inputs: ReadonlyMap<string, Target[]>,
+    private readonly outputs: ReadonlyMap<string, Target>,
+    private readonly tracer: Tracer,
+  ) {}
+
+  async runApi(input: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
+    const data: Record<string, Record<string, unknown>> = {};
+    for (const [name, targets] of this.inputs) {
+      for (const t of targets) (data[t.component] ??= {})[t.socket] = input[name];
+    }
+    const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
+    const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span });
+    if (this.outputs.size === 0) return result;
+    return Object.fromEntries([...this.outputs].map(([name, t]) => [name, result[t.component]?.[t.socket] ?? null]));
+  }
+}
+
+export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineRegistry, tracer: Tracer): LoadedPipeline {
+  const { source } = request.payload as { source: string };
+  let doc;
+  let io;
+  let pipeline: Pipeline;
+  try {
+    const data = parseYaml(source);
+    doc = readPipelineDocument(data);
+    const parsedIo = v.safeParse(IoSpec, data);
+    if (!parsedIo.success) throw new PipelineError(`Invalid inputs/outputs: ${parsedIo.issues.map((i) => i.message).join("; ")}`);
+    io = parsedIo.output;
+    pipeline = pipelineFromDocument(doc, registry);
+  } catch (error) {
+    throw bad(`Invalid YAML pipeline '${request.name}': ${messageOf(error)}`, error);
+  }
+  const declaredInputs = Object.entries(io.inputs ?? {});
+  const declaredOutputs = Object.entries(io.outputs ?? {});
+  if (declaredInputs.length === 0 && declaredOutputs.length === 0) throw bad("YAML pipeline must declare at least one of 'inputs' or 'outputs'.");
+
+  const inputs = new Map<string, Target[]>();
+  const claimed = new Map<string, string>();
+  const entries: Record<string, v.GenericSchema> = {};
+  for (const [name, spec] of declaredInputs) {
+    const paths = [...new Set((Array.isArray(spec) ? spec : [spec]).filter((p) => p.includes(".")))];
+    const targets = paths.map((p) => targetOf(pipeline, p, `Input '${name}' target`));
+    for (const p of paths) {
+      const owner = claimed.get(p);
+      if (owner !== undefined) {
+        throw bad(`Declared input '${name}' targets '${p}'; '${p}' already targeted by declared input '${owner}'. Each pipeline input target may be declared only once.`);
+      }
+      claimed.set(p, name);
+    }
+    const first = targets[0];
+    const socket = first ? pipeline.getComponent(first.component).inputSockets[first.socket] : undefined;
+    if (first && !socket) throw bad(`Input '${name}' target '${first.component}.${first.socket}' is not an input of '${first.component}'.`);
+    const connected = first && socket?.kind === "normal" && pipeline.sendersOf(first.component, first.socket).length > 0;
+    const base = socket?.schema && !connected ? socket.schema : v.custom<unknown>((x) => x !== undefined, "a value is required");
+    entries[name] = v.pipe(base, v.description(`Sent to ${paths.join(", ")}.`));
+    inputs.set(name, targets);
+  }
+
+  const outputs = new Map<string, Target>();
+  const outputEntries: Record<string, v.GenericSchema> = {};
+  for (const [name, spec] of declaredOutputs) {
+    const path = (Array.isArray(spec) ? spec : [spec]).find((p) => p.includes("."));
+    if (!path) continue;
+    const target = targetOf(pipeline, path, `Output '${name}'`);
+    const socket = pipeline.getComponent(target.component).outputSockets[target.socket];
+    if (!socket) throw bad(`Output '${name}' names '${path}', which is not an output of '${target.component}'.`);
+    outputs.set(name, target);
+    outputEntries[name] = socket.schema ?? v.unknown();
+  }
+
+  return {
+    description: request.description ?? (typeof doc.metadata?.description === "string" ? doc.metadata.description : request.name),
+    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer),
+    capabilities: { api: true, chat: false, response: false },
+    inputSchema: v.object(entries),
+    outputSchema: outputs.size ? v.object(outputEntries) : undefined,
+    skipMcp: false,
+    requiresFiles: false,
+  };
+}

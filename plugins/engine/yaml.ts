@@ -1,0 +1,99 @@
+/**
+ * @module Haystack's YAML pipeline format: `components` ({type, init_parameters}), `connections`,
+ * `metadata`, `max_runs_per_component`, `connection_type_validation`. Parsing is safe: only the
+ * python/tuple tag is known, any other tag is an error, alias expansion is bounded; components,
+ * nested objects and secrets come only from the registry.
+ */
+import * as v from "valibot";
+import YAML, { type Tags } from "yaml";
+import { formatIssues, messageOf } from "svc";
+import { Secret } from "./dataclasses/secret.js";
+import { PipelineError } from "./pipeline/errors.js";
+import { Pipeline } from "./pipeline/pipeline.js";
+import type { EngineRegistry } from "./registry.js";
+
+const tupleTag: Tags[number] = {
+  tag: "tag:yaml.org,2002:python/tuple",
+  collection: "seq",
+  default: false,
+};
+
+const PipelineYaml = v.looseObject({
+  components: v.optional(v.record(v.string(), v.object({ type: v.string(), init_parameters: v.optional(v.nullable(v.record(v.string(), v.unknown()))) })), {}),
+  connections: v.optional(v.array(v.object({ sender: v.string(), receiver: v.string() })), []),
+  metadata: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  max_runs_per_component: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 100),
+  connection_type_validation: v.optional(v.boolean(), true),
+});
+export type PipelineDocument = v.InferOutput<typeof PipelineYaml>;
+
+/** Parses YAML text safely; errors carry line and column. */
+export function parseYaml(text: string): unknown {
+  const doc = YAML.parseDocument(text, { customTags: [tupleTag], uniqueKeys: true, prettyErrors: true });
+  const problems = [...doc.errors, ...doc.warnings];
+  if (problems.length) throw new PipelineError(`Invalid YAML: ${problems.map((p) => p.message).join("; ")}`);
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new PipelineError(`Invalid YAML: ${messageOf(error)}`);
+  }
+}
+
+export function readPipelineDocument(data: unknown): PipelineDocument {
+  const result = v.safeParse(PipelineYaml, data ?? {});
+  if (!result.success) throw new PipelineError(`Invalid pipeline definition: ${formatIssues(result.issues)}`);
+  return result.output;
+}
+
+/** Turns serialized init parameters into objects: secrets and registered nested objects. */
+function resolveInit(value: unknown, registry: EngineRegistry): unknown {
+  if (Array.isArray(value)) return value.map((x) => resolveInit(x, registry));
+  if (!value || typeof value !== "object") return value;
+  if (Secret.isSerialized(value)) return Secret.fromDict(value);
+  const o = value as Record<string, unknown>;
+  if (typeof o.type === "string" && registry.objects.has(o.type) && (o.init_parameters === undefined || typeof o.init_parameters === "object")) {
+    return registry.objects.get(o.type).fromDict(resolveInit(o.init_parameters ?? {}, registry) as Record<string, unknown>);
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, resolveInit(x, registry)]));
+}
+
+/** Builds a pipeline from a parsed definition; an unknown type lists the registered types. */
+export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegistry): Pipeline {
+  const pipeline = new Pipeline({
+    metadata: doc.metadata ?? {},
+    maxRunsPerComponent: doc.max_runs_per_component,
+    connectionTypeValidation: doc.connection_type_validation,
+  });
+  for (const [name, spec] of Object.entries(doc.components)) {
+    let cls;
+    try {
+      cls = registry.components.get(spec.type);
+    } catch (error) {
+      throw new PipelineError(`Component '${name}': ${messageOf(error)}`);
+    }
+    try {
+      pipeline.addComponent(name, new cls(resolveInit(spec.init_parameters ?? {}, registry)));
+    } catch (error) {
+      throw new PipelineError(`Couldn't deserialize component '${name}' of type '${spec.type}': ${messageOf(error)}`, { cause: error });
+    }
+  }
+  for (const { sender, receiver } of doc.connections) pipeline.connect(sender, receiver);
+  return pipeline;
+}
+
+export function loadPipelineYaml(text: string, registry: EngineRegistry): Pipeline {
+  return pipelineFromDocument(readPipelineDocument(parseYaml(text)), registry);
+}
+
+/** Haystack's dump: sorted keys, canonical type strings, connections in connection order. */
+export function dumpPipelineYaml(pipeline: Pipeline): string {
+  const components = Object.fromEntries(pipeline.componentNames.map((n) => [n, pipeline.getComponent(n).toDict()]));
+  const data = {
+    components,
+    connection_type_validation: pipeline.connectionTypeValidation,
+    connections: pipeline.edges.map((e) => ({ receiver: `${e.receiver}.${e.receiverSocket}`, sender: `${e.sender}.${e.senderSocket}` })),
+    max_runs_per_component: pipeline.maxRunsPerComponent,
+    metadata: pipeline.metadata,
+  };
+  return YAML.stringify(data, { sortMapEntries: true, customTags: [tupleTag] });
+}
