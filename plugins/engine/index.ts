@@ -32,6 +32,7 @@ export type { PipelineResult } from "./pipeline/scheduler.js";
 export * from "./pipeline/errors.js";
 export { loadPipelineYaml, dumpPipelineYaml, parseYaml } from "./yaml.js";
 export { YamlPipeline } from "./yaml-deploy.js";
+export { streamingGenerator, type StreamingGeneratorOptions, type StreamExtra } from "./streaming-generator.js";
 export { ChatMessage, parseArguments, type ChatRole, type ContentPart, type ToolCall, type ToolCallResult, type ReasoningContent } from "./dataclasses/chat-message.js";
 export { Document, ByteStream, type DocumentInit } from "./dataclasses/document.js";
 export { StreamingChunk, type StreamingCallback, type ToolCallDelta, type ComponentInfo, type FinishReason } from "./dataclasses/streaming-chunk.js";
