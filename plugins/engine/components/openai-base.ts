@@ -1,0 +1,194 @@
+/**
+ * @module What the OpenAI generators share: their common init parameters, the lazily created
+ * `openai` client, the Chat Completions call (plain, or streamed chunk by chunk to a callback) and
+ * the translation of the client's failures into errors that name the component, the endpoint and
+ * the server's own message.
+ */
+import * as v from "valibot";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { Component, type ComponentContext } from "../component.js";
+import type { ChatMessage } from "../dataclasses/chat-message.js";
+import { Secret, secretParameter } from "../dataclasses/secret.js";
+import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
+import { messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
+
+const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+/** Init parameters of both generators (Haystack's names; `timeout` in seconds). */
+export const openAIBaseEntries = {
+  api_key: secretParameter("OPENAI_API_KEY"),
+  model: v.optional(v.string(), "gpt-4o-mini"),
+  /** Default: `OPENAI_BASE_URL`, else OpenAI's. */
+  api_base_url: v.nullish(v.string()),
+  organization: v.nullish(v.string()),
+  generation_kwargs: v.nullish(v.record(v.string(), v.unknown())),
+  /** Seconds per attempt; default `OPENAI_TIMEOUT`, else 30. */
+  timeout: v.nullish(v.pipe(v.number(), v.minValue(0))),
+  /** Default `OPENAI_MAX_RETRIES`, else 2 (the SDK's default; Haystack uses 5). */
+  max_retries: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  streaming_callback: v.nullish(v.function()),
+};
+
+export type OpenAIBaseParams = v.InferOutput<v.ObjectSchema<typeof openAIBaseEntries, undefined>>;
+
+/** The request fields a generator chooses; model, stream and stream_options are added here. */
+export type ChatRequest = Omit<OpenAI.ChatCompletionCreateParamsNonStreaming, "model" | "stream" | "stream_options"> & Record<string, unknown>;
+
+/** The body stalled: no bytes for the whole time-out after the headers arrived. */
+class BodyTimeoutError extends Error {}
+
+function envNumber(name: string): number | undefined {
+  const raw = process.env[name];
+  const n = raw === undefined || raw.trim() === "" ? NaN : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * The SDK's time-out ends when the response headers arrive; a server that then stops sending
+ * would hang the run. This fetch also bounds every wait for body bytes (httpx's read time-out,
+ * which is what Haystack's Python client gets).
+ */
+function fetchWithIdleTimeout(ms: number): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        let timer: NodeJS.Timeout | undefined;
+        const stalled = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new BodyTimeoutError(`no data for ${ms} ms`)), ms);
+        });
+        try {
+          const { done, value } = await Promise.race([reader.read(), stalled]);
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (err) {
+          reader.cancel(err).catch(() => {}); // closes the connection
+          controller.error(err);
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** The deepest message of an error's cause chain ("connect ECONNREFUSED …" under "fetch failed"). */
+function rootMessage(err: unknown): string {
+  let current = err as { message?: string; cause?: unknown } | undefined;
+  while (current && typeof current.cause === "object" && current.cause !== null) current = current.cause as typeof current;
+  return current?.message ?? String(err);
+}
+
+export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> extends Component<P> {
+  /** The client and the endpoint settings it was made with (error messages quote them). */
+  private connection?: { client: OpenAI; baseURL: string; timeoutSeconds: number };
+
+  /**
+   * valibot skips an absent optional key without running secretParameter's transform, so a
+   * missing `api_key` arrives as undefined: fall back to the default secret here.
+   */
+  protected get apiKey(): Secret {
+    return this.initParameters.api_key ?? Secret.fromEnvVar("OPENAI_API_KEY");
+  }
+
+  /** Makes the client; does not need the API key yet. */
+  warmUp(): void {
+    this.connect();
+  }
+
+  /** Env defaults are read here, at warm-up or first run, not at construction. */
+  private connect(): NonNullable<OpenAIBase["connection"]> {
+    if (!this.connection) {
+      const init = this.initParameters;
+      const baseURL = init.api_base_url || process.env.OPENAI_BASE_URL || OPENAI_BASE_URL;
+      const timeoutSeconds = init.timeout ?? envNumber("OPENAI_TIMEOUT") ?? 30;
+      const timeout = Math.round(timeoutSeconds * 1000); // the SDK wants whole milliseconds
+      const client = new OpenAI({
+        // A function is called before every request: the key is read at run time, never kept
+        // from construction, and a rotated key is picked up.
+        apiKey: async () => this.apiKey.resolveValue() ?? "",
+        baseURL,
+        organization: init.organization ?? undefined,
+        timeout,
+        maxRetries: init.max_retries ?? envNumber("OPENAI_MAX_RETRIES") ?? 2,
+        fetch: fetchWithIdleTimeout(timeout),
+      });
+      this.connection = { client, baseURL, timeoutSeconds };
+    }
+    return this.connection;
+  }
+
+  /** `OpenAIChatGenerator 'llm'`, for error messages. */
+  private label(ctx: ComponentContext): string {
+    return `${this.constructor.name} '${ctx.name}'`;
+  }
+
+  /** Fails early, naming the variables to set, instead of the SDK's generic credentials error. */
+  private checkApiKey(ctx: ComponentContext): void {
+    const secret = this.apiKey;
+    let key: string | undefined;
+    try {
+      key = secret.resolveValue();
+    } catch {
+      key = undefined;
+    }
+    if (!key) {
+      const names = secret.envVars.length ? secret.envVars.join(" or ") : "OPENAI_API_KEY";
+      throw new Error(`${this.label(ctx)} has no OpenAI API key: set the environment variable ${names}, or pass api_key.`);
+    }
+  }
+
+  /**
+   * One Chat Completions call. With a callback the reply is streamed: every chunk goes to the
+   * callback (awaited, so a slow consumer slows the stream rather than piling chunks up) and the
+   * reply is rebuilt from the chunks.
+   */
+  protected async chat(request: ChatRequest, ctx: ComponentContext, callback?: StreamingCallback): Promise<ChatMessage[]> {
+    this.checkApiKey(ctx);
+    const { client } = this.connect();
+    const warn = (message: string) => (ctx.log ? ctx.log.warn(message) : console.warn(message));
+    const body = { ...request, model: this.initParameters.model };
+    try {
+      if (!callback) {
+        const completion = await client.chat.completions.create({ ...body, stream: false }, { signal: ctx.signal });
+        return messagesFromCompletion(completion, warn);
+      }
+      if (typeof body.n === "number" && body.n > 1) throw new Error(`${this.label(ctx)}: cannot stream multiple responses, please set n=1.`);
+      const streamOptions = { include_usage: true, ...(request.stream_options as object | undefined) };
+      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: streamOptions }, { signal: ctx.signal });
+      const chunks: StreamingChunk[] = [];
+      const componentInfo = { type: this.type, name: ctx.name };
+      for await (const raw of stream) {
+        const chunk = toStreamingChunk(raw, chunks, componentInfo);
+        chunks.push(chunk);
+        await callback(chunk);
+      }
+      // The SDK ends a stream quietly when it is aborted; a partial reply must not pass as whole.
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      return [messageFromChunks(chunks, warn)];
+    } catch (err) {
+      throw this.describe(err, ctx);
+    }
+  }
+
+  private describe(err: unknown, ctx: ComponentContext): unknown {
+    const label = this.label(ctx);
+    const { baseURL, timeoutSeconds } = this.connect();
+    if (ctx.signal.aborted) return ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error(`${label}: the request was aborted.`, { cause: err });
+    if (err instanceof BodyTimeoutError || err instanceof APIConnectionTimeoutError) {
+      return new Error(`${label}: the OpenAI API at ${baseURL} timed out (no answer within ${timeoutSeconds} s).`, { cause: err });
+    }
+    if (err instanceof APIUserAbortError) return new Error(`${label}: the request was aborted.`, { cause: err });
+    if (err instanceof APIConnectionError) return new Error(`${label}: could not reach the OpenAI API at ${baseURL}: ${rootMessage(err)}`, { cause: err });
+    if (err instanceof APIError && err.status) {
+      const detail = (err.error as { message?: unknown } | undefined)?.message;
+      const message = typeof detail === "string" ? detail : err.message;
+      return Object.assign(new Error(`${label}: the OpenAI API answered ${err.status}: ${message}`, { cause: err }), { status: err.status });
+    }
+    return err;
+  }
+}
