@@ -1,0 +1,125 @@
+/**
+ * @module HTMLToDocument: HTML files or ByteStreams → Documents of readable text. Haystack uses
+ * trafilatura; here html-to-text renders the main content (`<main>`, else `<article>`, else the
+ * body) without scripts, styles, navigation, forms and page chrome, one block per line as
+ * trafilatura's text output has it. Only the paths the caller passes are read.
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { compile, type HtmlToTextOptions, type SelectorDefinition } from "html-to-text";
+import * as v from "valibot";
+import { Component, output, socket, type ComponentContext } from "../component.js";
+import { ByteStream, Document } from "../dataclasses/document.js";
+
+/** Never content: code, styling, embedded objects and interactive widgets. */
+const ALWAYS_SKIPPED = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select", "input", "textarea", "dialog", "img", "picture", "video", "audio", "map"];
+/** Navigation and page chrome, by element and by ARIA role. */
+const BOILERPLATE = ["nav", "aside", "footer", "menu", '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="search"]', '[role="complementary"]', '[aria-hidden="true"]', "[hidden]"];
+
+function converter(base: string, skipped: string[]): (html: string) => string {
+  const selectors: SelectorDefinition[] = [
+    ...skipped.map((selector) => ({ selector, format: "skip" })),
+    { selector: "a", options: { ignoreHref: true } },
+    ...["h1", "h2", "h3", "h4", "h5", "h6"].map((selector) => ({ selector, options: { uppercase: false } })),
+    { selector: "ul", options: { itemPrefix: "- " } },
+    { selector: "blockquote", format: "block" },
+    { selector: "table", format: "dataTable", options: { uppercaseHeaderCells: false } },
+  ];
+  const options: HtmlToTextOptions = { wordwrap: false, baseElements: { selectors: [base], returnDomByDefault: true }, selectors };
+  return compile(options);
+}
+
+// Inside <main>/<article> a <header> is the article's own title; on a whole page it is site chrome.
+const fromMain = converter("main", [...ALWAYS_SKIPPED, ...BOILERPLATE]);
+const fromArticle = converter("article", [...ALWAYS_SKIPPED, ...BOILERPLATE]);
+const fromBody = converter("body", [...ALWAYS_SKIPPED, ...BOILERPLATE, "header"]);
+
+/** The readable main text of an HTML page. */
+export function extractText(html: string): string {
+  const candidates = [/<main[\s>]/i.test(html) ? fromMain : null, /<article[\s>]/i.test(html) ? fromArticle : null, fromBody];
+  for (const convert of candidates) {
+    if (!convert) continue;
+    const text = tidy(convert(html));
+    if (text) return text;
+  }
+  return "";
+}
+
+/** trafilatura's text output: one line per block, no blank lines, no trailing spaces. */
+function tidy(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== "")
+    .join("\n");
+}
+
+const MetaSchema = v.record(v.string(), v.any());
+
+const Init = v.object({
+  /** trafilatura's options in Haystack; accepted for compatibility and not used. */
+  extraction_kwargs: v.optional(v.nullable(MetaSchema), null),
+  store_full_path: v.optional(v.boolean(), false),
+});
+
+export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
+  static override readonly type = "haystack.components.converters.html.HTMLToDocument";
+  static override readonly aliases = ["HTMLToDocument"];
+  static override readonly initSchema = Init;
+
+  protected inputSpecs() {
+    return {
+      sources: socket(v.array(v.union([v.string(), v.instance(ByteStream)]))),
+      meta: socket(v.nullable(v.union([MetaSchema, v.array(MetaSchema)])), { default: null }),
+      extraction_kwargs: socket(v.nullable(MetaSchema), { default: null }),
+    };
+  }
+
+  protected outputSpecs() {
+    return { documents: output(v.array(v.instance(Document))) };
+  }
+
+  async run(inputs: { sources: (string | ByteStream)[]; meta?: Record<string, unknown> | Record<string, unknown>[] | null }, ctx?: ComponentContext) {
+    const metas = normalizeMetadata(inputs.meta, inputs.sources.length);
+    const documents: Document[] = [];
+    for (const [i, source] of inputs.sources.entries()) {
+      let stream: ByteStream;
+      try {
+        stream = typeof source === "string" ? new ByteStream(await readFile(source, { signal: ctx?.signal }), { file_path: source }) : source;
+      } catch (error) {
+        if (ctx?.signal.aborted) throw error;
+        ctx?.log?.warn(`Could not read ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
+        continue;
+      }
+      let text: string;
+      try {
+        text = extractText(decode(stream.data));
+      } catch (error) {
+        ctx?.log?.warn(`Failed to extract text from ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
+        continue;
+      }
+      const meta: Record<string, unknown> = { ...stream.meta, ...metas[i] };
+      const filePath = stream.meta.file_path;
+      if (!this.initParameters.store_full_path && typeof filePath === "string" && filePath) meta.file_path = basename(filePath);
+      documents.push(new Document({ content: text, meta }));
+    }
+    return { documents };
+  }
+}
+
+/** UTF-8 as Haystack decodes; bytes that are not UTF-8 are read as windows-1252, as browsers default to. */
+function decode(data: Buffer): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return new TextDecoder("windows-1252").decode(data);
+  }
+}
+
+/** One meta dict for every source, or a list with one per source (haystack.components.converters.utils). */
+export function normalizeMetadata(meta: Record<string, unknown> | Record<string, unknown>[] | null | undefined, count: number): Record<string, unknown>[] {
+  if (meta === null || meta === undefined) return Array.from({ length: count }, () => ({}));
+  if (!Array.isArray(meta)) return Array.from({ length: count }, () => ({ ...meta }));
+  if (meta.length !== count) throw new Error("The length of the metadata list must match the number of sources.");
+  return meta;
+}
