@@ -8,6 +8,7 @@ import * as v from "valibot";
 import YAML, { type Tags } from "yaml";
 import { formatIssues, messageOf } from "svc";
 import { Secret } from "./dataclasses/secret.js";
+import { Tool, TOOL_TYPE } from "./tool.js";
 import { PipelineError } from "./pipeline/errors.js";
 import { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
@@ -51,8 +52,12 @@ function resolveInit(value: unknown, registry: EngineRegistry): unknown {
   if (!value || typeof value !== "object") return value;
   if (Secret.isSerialized(value)) return Secret.fromDict(value);
   const o = value as Record<string, unknown>;
-  if (typeof o.type === "string" && registry.objects.has(o.type) && (o.init_parameters === undefined || typeof o.init_parameters === "object")) {
-    return registry.objects.get(o.type).fromDict(resolveInit(o.init_parameters ?? {}, registry) as Record<string, unknown>);
+  if (o.type === TOOL_TYPE && o.data && typeof o.data === "object") return Tool.fromDict(o, registry);
+  if (typeof o.type === "string" && (o.init_parameters === undefined || typeof o.init_parameters === "object")) {
+    const init = () => resolveInit(o.init_parameters ?? {}, registry) as Record<string, unknown>;
+    if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(init());
+    // A component nested in another's init parameters (an Agent's chat_generator).
+    if (registry.components.has(o.type)) return new (registry.components.get(o.type))(init());
   }
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, resolveInit(x, registry)]));
 }

@@ -51,8 +51,14 @@ export class Secret {
 
 /** An init parameter that takes a Secret (or its YAML form, or nothing for a default). */
 export function secretParameter(defaultEnv: string | string[], strict = true) {
+  const envVars = Array.isArray(defaultEnv) ? defaultEnv : [defaultEnv];
   return v.pipe(
-    v.optional(v.union([v.instance(Secret), v.object({ type: v.literal("env_var"), env_vars: v.array(v.string()), strict: v.optional(v.boolean()) })])),
-    v.transform((value) => (value === undefined ? Secret.fromEnvVar(defaultEnv, strict) : value instanceof Secret ? value : Secret.fromDict(value))),
+    // A default (not just optional) so an absent key still reaches the transform inside v.object.
+    v.optional(v.union([v.instance(Secret), v.object({ type: v.literal("env_var"), env_vars: v.array(v.string()), strict: v.optional(v.boolean()) })]), () => ({
+      type: "env_var" as const,
+      env_vars: envVars,
+      strict,
+    })),
+    v.transform((value) => (value instanceof Secret ? value : Secret.fromDict(value))),
   );
 }
