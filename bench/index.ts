@@ -6,6 +6,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { NOOP_WRAPPER } from "./server.js";
+import { engineBench } from "./engine.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -114,3 +115,5 @@ const run = rows.find((r) => r[0] === "svc" && r[1] === scenarios[0]!.name)!;
 console.log(
   `/run ratio: ${(Number(run[2]) / baseline.get(run[1]!)!).toFixed(2)} by req/s, ${(cpuBaseline.get(run[1]!)! / Number(run[6])).toFixed(2)} by CPU per request (target ≥ 0.75)`,
 );
+
+for (const line of await engineBench()) console.log(line);

@@ -73,7 +73,7 @@ export interface ComponentContext {
 
 export type Outputs = Record<string, unknown>;
 
-export interface ComponentClass<C extends Component = Component> {
+export interface ComponentClass<C extends Component<any> = Component<any>> {
   new (init?: any): C;
   /** Canonical type string: Haystack's dotted path, written to YAML. */
   readonly type: string;
