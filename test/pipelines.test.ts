@@ -4,15 +4,16 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot, startSvc } from "./helpers/cli.js";
 import { startPipelineKernel, tempDir } from "./helpers/pipelines.js";
+import enginePlugin from "svc/engine";
 
 test("the example pipelines deploy at startup and work without an API key", async () => {
   const dir = join(tempDir(), "pipelines");
   cpSync(join(repoRoot, "pipelines"), dir, { recursive: true });
-  const k = await startPipelineKernel({ dir });
+  const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
   try {
     const { deployed, total } = await k.kernel.deployer.deployAll();
-    assert.equal(deployed.sort(), ["countdown", "file_summary", "text_stats"]);
-    assert.is(total, 3);
+    assert.ok(["countdown", "file_summary", "text_stats"].every((n) => deployed.includes(n)));
+    assert.is(deployed.length, total, "every example deploys");
 
     const stats = await k.run("text_stats", { text: "The cat saw the other cat. Then it left!", top_n: 1 });
     assert.equal(stats.body, { result: { words: 9, characters: 40, sentences: 2, top_words: [{ word: "cat", count: 2 }] } });
@@ -37,9 +38,10 @@ test("the example pipelines deploy at startup and work without an API key", asyn
 test("quick start: `svc run` in the repository serves the example pipelines", async () => {
   const svc = await startSvc(["run", "--host", "127.0.0.1", "--port", "0"], { cwd: repoRoot });
   try {
-    assert.match(svc.output(), /deployed 3\/3 pipelines/);
+    const [, deployed, total] = /deployed (\d+)\/(\d+) pipelines/.exec(svc.output())!;
+    assert.is(deployed, total, "every example deploys");
     const status = (await (await fetch(`${svc.url}/status`)).json()) as { pipelines: string[] };
-    assert.equal(status.pipelines.sort(), ["countdown", "file_summary", "text_stats"]);
+    assert.is(status.pipelines.length, Number(total));
     const res = await fetch(`${svc.url}/text_stats/run`, { method: "POST", body: JSON.stringify({ text: "hello hello world" }) });
     assert.equal(((await res.json()) as { result: { words: number } }).result.words, 3);
   } finally {

@@ -80,7 +80,7 @@ export interface ComponentClass<C extends Component<any> = Component<any>> {
   readonly aliases?: readonly string[];
 }
 
-export abstract class Component<P = Record<string, unknown>> {
+export abstract class Component<P = any> {
   /** Validates init parameters; subclasses set their own. */
   static readonly initSchema: v.GenericSchema<unknown, unknown> = v.optional(v.record(v.string(), v.unknown()), {});
   static readonly type: string = "";
