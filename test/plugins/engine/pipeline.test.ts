@@ -309,4 +309,29 @@ test("inputs() and outputs() list the open sockets", () => {
   assert.equal(p.outputs(), { double: { value: { type: "float", isMandatory: false } } });
 });
 
+test("runs make haystack.pipeline.run and haystack.component.run spans; content only when enabled", async () => {
+  const spans: { name: string; tags: Record<string, unknown>; parent?: string; error?: unknown }[] = [];
+  const tracer = {
+    startSpan(name: string, tags: Record<string, unknown> = {}, parent?: { name: string }) {
+      const record = { name, tags: { ...tags }, parent: parent?.name, error: undefined as unknown };
+      spans.push(record);
+      const span = { name, setTag: (k: string, v: unknown) => ((record.tags[k] = v), span), setTags: (t: Record<string, unknown>) => (Object.assign(record.tags, t), span), end: (e?: unknown) => void (record.error = e) };
+      return span;
+    },
+  };
+  const p = new Pipeline().addComponent("add", new AddFixedValue()).addComponent("double", new Double()).connect("add.result", "double.value");
+  await p.run({ add: { value: 1 } }, { tracer: tracer as never });
+  assert.equal(spans.map((s) => [s.name, s.parent, s.tags["haystack.component.name"]]), [
+    ["haystack.pipeline.run", undefined, undefined],
+    ["haystack.component.run", "haystack.pipeline.run", "add"],
+    ["haystack.component.run", "haystack.pipeline.run", "double"],
+  ]);
+  assert.is(spans[1]!.tags["haystack.component.type"], AddFixedValue.type);
+  assert.not.ok("haystack.component.input" in spans[1]!.tags);
+  spans.length = 0;
+  await p.run({ add: { value: 1 } }, { tracer: tracer as never, contentTracing: true });
+  assert.equal(spans[1]!.tags["haystack.component.input"], { value: 1, add: null });
+  assert.equal(spans[2]!.tags["haystack.component.output"], { value: 4 });
+});
+
 test.run();
