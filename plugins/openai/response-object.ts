@@ -1,0 +1,125 @@
+/**
+ * @module The Responses API's objects: ids, the response envelope (`object: "response"`), token
+ * usage, and how a yielded or returned item is read (text, reasoning, tool-call deltas, a UI
+ * event, usage, or a whole Response a wrapper built itself).
+ */
+import { randomBytes } from "node:crypto";
+
+export type Json = Record<string, unknown>;
+
+/** `<prefix>_<hex>` with `bytes` random bytes (16 → 32 hex digits). */
+export function newId(prefix: string, bytes = 16): string {
+  return `${prefix}_${randomBytes(bytes).toString("hex")}`;
+}
+
+/** What stays the same across one response's events. */
+export interface ResponseBase {
+  readonly id: string;
+  readonly created_at: number;
+  readonly model: string;
+}
+
+export function newResponseBase(model: string): ResponseBase {
+  return { id: newId("resp"), created_at: Math.floor(Date.now() / 1000), model };
+}
+
+export type ResponseStatus = "in_progress" | "completed" | "failed";
+
+export interface Usage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+/** The response envelope, keys in the order OpenAI sends them. */
+export function responseBody(
+  base: ResponseBase,
+  status: ResponseStatus,
+  output: readonly Json[],
+  usage: Usage | null,
+  error: { message: string; type: string } | null = null,
+): Json {
+  return { id: base.id, object: "response", created_at: base.created_at, status, model: base.model, output: [...output], usage, error, incomplete_details: null };
+}
+
+/** A whole Response object (a wrapper may return or yield one): sent as is. */
+export function isResponseObject(value: unknown): value is Json {
+  return isObject(value) && value.object === "response" && typeof value.id === "string" && Array.isArray(value.output);
+}
+
+export function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+const count = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined);
+
+/** Token usage as Responses reports it, from OpenAI chat (`prompt_tokens`…) or Responses counts. */
+export function toUsage(raw: unknown): Usage | undefined {
+  if (!isObject(raw)) return undefined;
+  const input = count(raw.input_tokens) ?? count(raw.prompt_tokens);
+  const output = count(raw.output_tokens) ?? count(raw.completion_tokens);
+  if (input === undefined && output === undefined) return undefined;
+  const details = (key: string, field: string) => count(isObject(raw[key]) ? (raw[key] as Json)[field] : undefined) ?? 0;
+  return {
+    input_tokens: input ?? 0,
+    input_tokens_details: { cached_tokens: details("input_tokens_details", "cached_tokens") || details("prompt_tokens_details", "cached_tokens") },
+    output_tokens: output ?? 0,
+    output_tokens_details: { reasoning_tokens: details("output_tokens_details", "reasoning_tokens") || details("completion_tokens_details", "reasoning_tokens") },
+    total_tokens: count(raw.total_tokens) ?? (input ?? 0) + (output ?? 0),
+  };
+}
+
+export const ZERO_USAGE: Readonly<Usage> = Object.freeze({
+  input_tokens: 0,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 0,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 0,
+});
+
+/** A tool-call fragment: the engine's ToolCallDelta, an OpenAI chat delta, or explicit attributes. */
+export interface CallDelta {
+  index?: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** What one yielded item carries; a kind it lacks is empty. */
+export interface ItemParts {
+  reasoning: string;
+  text: string;
+  calls: CallDelta[];
+  /** A UI event (`{event: {type, data}}`): a named SSE event of its own. */
+  event?: Json;
+  usage?: Usage;
+}
+
+export function readItem(item: unknown): ItemParts {
+  if (typeof item === "string") return { reasoning: "", text: item, calls: [] };
+  if (typeof item === "number" || typeof item === "boolean" || typeof item === "bigint") return { reasoning: "", text: String(item), calls: [] };
+  if (!isObject(item)) return { reasoning: "", text: "", calls: [] };
+  if (isObject(item.event) && typeof item.event.type === "string") return { reasoning: "", text: "", calls: [], event: item.event };
+  const reasoning = isObject(item.reasoning) ? (str(item.reasoning.reasoning_text) ?? str(item.reasoning.text) ?? "") : (str(item.reasoning) ?? "");
+  const calls: CallDelta[] = [];
+  if (Array.isArray(item.tool_calls)) {
+    for (const raw of item.tool_calls) {
+      if (!isObject(raw)) continue;
+      const fn = isObject(raw.function) ? raw.function : {};
+      calls.push({
+        index: typeof raw.index === "number" ? raw.index : undefined,
+        id: str(raw.id) || undefined,
+        name: str(raw.tool_name) ?? str(fn.name) ?? str(raw.name),
+        arguments: str(raw.arguments) ?? str(fn.arguments),
+      });
+    }
+  } else if (item.function_call_id !== undefined || item.function_call_name !== undefined || item.function_call_arguments !== undefined) {
+    calls.push({ id: str(item.function_call_id) || undefined, name: str(item.function_call_name), arguments: str(item.function_call_arguments) });
+  }
+  const meta = isObject(item.meta) ? item.meta : {};
+  return { reasoning, text: str(item.content) ?? "", calls, usage: toUsage(item.usage) ?? toUsage(meta.usage) };
+}
