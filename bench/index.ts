@@ -1,12 +1,14 @@
 /**
  * @module `npm run bench`: svc against a bare node:http server measured in the same run, each in
- * its own process and loaded by autocannon from this one; then the p50 latency of a deploy.
+ * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
+ * chat streaming (chunks per second, time to first byte) against a bare SSE server.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { NOOP_WRAPPER } from "./server.js";
 import { engineBench } from "./engine.js";
+import { streamingBench } from "./streaming.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -99,6 +101,7 @@ for (const s of scenarios) {
   }
 }
 const deployP50 = await deployLatency(targets.svc.port);
+const streaming = await streamingBench({ bare: targets.bare.port, svc: targets.svc.port });
 for (const { child } of Object.values(targets)) child.kill();
 
 const baseline = new Map(rows.filter((r) => r[0] === "bare").map((r) => [r[1], Number(r[2])]));
@@ -116,4 +119,5 @@ console.log(
   `/run ratio: ${(Number(run[2]) / baseline.get(run[1]!)!).toFixed(2)} by req/s, ${(cpuBaseline.get(run[1]!)! / Number(run[6])).toFixed(2)} by CPU per request (target ≥ 0.75)`,
 );
 
+for (const line of streaming) console.log(line);
 for (const line of await engineBench()) console.log(line);

@@ -1,8 +1,11 @@
 /**
  * @module A benchmark target in its own process: `bare` (plain node:http, the baseline) or `svc`
- * (the kernel with the default plugins and a no-op pipeline). Prints its port on stdout.
+ * (the kernel with the default plugins, a no-op pipeline and a chat pipeline streaming `chunks`
+ * words). Prints its port on stdout.
  */
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,10 +13,21 @@ import { join } from "node:path";
 import { createKernel, definePlugin, Logger } from "svc";
 import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
+import { openaiPlugin } from "../plugins/openai/index.js";
 
 export const NOOP_WRAPPER = `import { BasePipelineWrapper } from "svc";
 export class PipelineWrapper extends BasePipelineWrapper {
   runApi(input: Record<string, unknown>) { return input; }
+}
+`;
+
+/** Streams `body.chunks` chat chunks (default 1). */
+export const CHAT_WRAPPER = `import { BasePipelineWrapper } from "svc";
+export class PipelineWrapper extends BasePipelineWrapper {
+  async *runChatCompletion(_model: string, _messages: unknown[], body: { chunks?: number }) {
+    const n = body.chunks ?? 1;
+    for (let i = 0; i < n; i++) yield "token ";
+  }
 }
 `;
 
@@ -25,6 +39,22 @@ process.on("message", (message) => {
   if (message === "cpu") process.send!(process.cpuUsage());
 });
 
+/** The bare SSE baseline: the same chunks, the closing chunk and `[DONE]`, written straight out. */
+async function bareChat(res: ServerResponse, body: { model: string; chunks?: number }): Promise<void> {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+  res.socket?.setNoDelay(true);
+  const id = `${body.model}-${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: object, finish_reason: string | null) =>
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason }], usage: null })}\n\n`;
+  const n = body.chunks ?? 1;
+  for (let i = 0; i < n; i++) {
+    if (!res.write(chunk(i === 0 ? { role: "assistant", content: "token " } : { content: "token " }, null))) await once(res, "drain");
+  }
+  res.write(chunk({ content: "" }, "stop"));
+  res.end("data: [DONE]\n\n");
+}
+
 /** The bare baseline answers every route the way svc does, with no framework at all. */
 function bare(): void {
   const server = createServer((req, res) => {
@@ -32,6 +62,7 @@ function bare(): void {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = req.method === "POST" ? JSON.parse(Buffer.concat(chunks).toString() || "{}") : undefined;
+      if (req.url === "/v1/chat/completions") return void bareChat(res, body);
       const out = req.url === "/noop/run" ? { result: body } : req.url === "/echo" ? { got: body } : { ok: true };
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(out));
     });
@@ -49,10 +80,11 @@ async function svc(): Promise<void> {
   });
   const kernel = await createKernel({
     settings: { host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
-    plugins: [managementPlugin(), runApiPlugin(), bench],
+    plugins: [managementPlugin(), runApiPlugin(), openaiPlugin(), bench],
     logger: new Logger("ERROR"),
   });
   await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });
+  await kernel.deployer.deploy({ kind: "files", name: "streamer", files: { "pipeline_wrapper.ts": CHAT_WRAPPER }, save: false });
   console.log((await kernel.listen()).port);
 }
 

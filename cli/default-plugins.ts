@@ -9,10 +9,11 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:engine": async () => (await import("../plugins/engine/index.js")).default,
   "svc:management": async () => (await import("../plugins/management/index.js")).default,
   "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
+  "svc:openai": async () => (await import("../plugins/openai/index.js")).default,
   "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
-  return ["svc:engine", "svc:management", "svc:run-api", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
+  return ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
 }

@@ -45,6 +45,23 @@ export {
   type RunContext,
 } from "./wrapper/base-pipeline-wrapper.js";
 export { FileResult, SseStream, fileResponse, isStreamable, sse } from "./wrapper/results.js";
+export {
+  createChatCompletionEvent,
+  createDetailsTag,
+  createMessageEvent,
+  createNotificationEvent,
+  createReplaceEvent,
+  createSourceEvent,
+  createStatusEvent,
+  defaultOnToolCallEnd,
+  defaultOnToolCallStart,
+  isUIEvent,
+  type DetailsTagOptions,
+  type NotificationType,
+  type SourceData,
+  type StatusData,
+  type UIEvent,
+} from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
 export { CallRunContext, RequestRunCall } from "./wrapper/run-context.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";

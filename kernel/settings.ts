@@ -82,6 +82,11 @@ export const settingFields = {
     default: 15_000,
     help: "Interval of the comment heartbeat on open SSE streams.",
   }),
+  openaiUiEvents: field(boolean(), {
+    env: "SERVICE_OPENAI_UI_EVENTS",
+    default: true,
+    help: "Send Open WebUI events in chat completion streams; turn off for plain OpenAI clients.",
+  }),
   plugins: field(list(), {
     env: "SERVICE_PLUGINS",
     flag: "--plugin",

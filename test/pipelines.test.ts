@@ -12,7 +12,7 @@ test("the example pipelines deploy at startup and work without an API key", asyn
   const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
   try {
     const { deployed, total } = await k.kernel.deployer.deployAll();
-    assert.ok(["countdown", "file_summary", "text_stats"].every((n) => deployed.includes(n)));
+    assert.ok(["countdown", "file_summary", "text_stats", "ui_events_demo"].every((n) => deployed.includes(n)));
     assert.is(deployed.length, total, "every example deploys");
 
     const stats = await k.run("text_stats", { text: "The cat saw the other cat. Then it left!", top_n: 1 });
@@ -44,6 +44,9 @@ test("quick start: `svc run` in the repository serves the example pipelines", as
     assert.is(status.pipelines.length, Number(total));
     const res = await fetch(`${svc.url}/text_stats/run`, { method: "POST", body: JSON.stringify({ text: "hello hello world" }) });
     assert.equal(((await res.json()) as { result: { words: number } }).result.words, 3);
+    // The default plugins include the OpenAI endpoints: chat-capable examples are models.
+    const models = (await (await fetch(`${svc.url}/v1/models`)).json()) as { data: { id: string }[] };
+    assert.ok(models.data.some((m) => m.id === "ui_events_demo"), "ui_events_demo is a model");
   } finally {
     await svc.stop("SIGKILL");
   }

@@ -1,0 +1,68 @@
+/**
+ * @module `POST /chat/completions` and `POST /v1/chat/completions`: `model` names the pipeline and
+ * its `runChatCompletion(model, messages, body, ctx)` runs through the kernel's `run` hook
+ * (transport `openai`); `body` is the whole request, extra keys included. A body without `model`
+ * or `messages` is a 400; an unknown model 404; a pipeline without the method 501; a wrapper
+ * failure 500 `Pipeline execution failed: …`.
+ */
+import { REGISTRY, isStreamable, type PluginApi, type RequestContext } from "svc";
+import { completeChat, streamChat, type ChatAnswerOptions } from "./chat-stream.js";
+import { invoke, pipelineFor } from "./invoke.js";
+import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
+
+export const CHAT_PATHS = ["/v1/chat/completions", "/chat/completions"] as const;
+
+export function registerChatRoutes(kernel: PluginApi): void {
+  const registry = kernel.resolve(REGISTRY);
+  const options: ChatAnswerOptions = {
+    events: kernel.settings.openaiUiEvents,
+    heartbeatMs: kernel.settings.sseHeartbeatMs,
+    showTracebacks: kernel.settings.showTracebacks,
+  };
+
+  const handler = async (c: RequestContext): Promise<unknown> => {
+    const body = await c.json(ChatCompletionRequest);
+    const pipeline = pipelineFor(registry, body.model, "runChatCompletion");
+    try {
+      const result = await invoke(kernel, c, pipeline, "runChatCompletion", body, [body.model, body.messages, body]);
+      if (c.signal.aborted) {
+        // The client left while the wrapper worked: close what it returned, answer nothing.
+        if (isStreamable(result)) closeQuietly(result);
+        return undefined;
+      }
+      if (body.stream) return await streamChat(kernel, c, pipeline.name, body.model, result, options);
+      return await completeChat(kernel, c, pipeline.name, body.model, result);
+    } catch (error) {
+      // The client went away: there is no one to answer, and the abort is not a server error.
+      if (c.signal.aborted) {
+        c.log.debug(`Chat completion of '${pipeline.name}' ended after the client disconnected`);
+        return undefined;
+      }
+      throw error;
+    }
+  };
+
+  for (const [i, path] of CHAT_PATHS.entries()) {
+    kernel.route("POST", path, handler, {
+      scope: "run",
+      docs: {
+        operationId: i === 0 ? "openai_chat_completions" : "openai_chat_completions_alias",
+        summary: "OpenAI-compatible chat completion (streaming with `stream: true`)",
+        description:
+          "Runs the `runChatCompletion` method of the pipeline named by `model`. Extra request keys are accepted and passed to the wrapper in `body`.",
+        tags: ["openai"],
+        body: ChatCompletionRequest,
+        response: ChatCompletionResponse,
+      },
+    });
+  }
+}
+
+function closeQuietly(source: AsyncIterable<unknown> | Iterable<unknown>): void {
+  try {
+    const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  } catch {
+    // nothing to close
+  }
+}
