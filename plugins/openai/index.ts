@@ -21,3 +21,12 @@ export function openaiPlugin(): KernelPlugin {
 }
 
 export default openaiPlugin;
+
+/** Helpers for wrappers implementing `runResponse` (import from "svc/openai"). */
+export {
+  getLastUserInputText,
+  getInputFiles,
+  chatMessagesFromOpenAIResponse,
+  normalizeResponseInput,
+  type ResponseInputItem,
+} from "./response-input.js";
