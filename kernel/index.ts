@@ -34,6 +34,7 @@ export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from ".
 export { RequestContext, contextOf } from "./http/context.js";
 export { requestState, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
+export { untilAborted } from "./http/until-aborted.js";
 export { isMultipart, readMultipart, type MultipartForm, type MultipartLimits } from "./http/multipart.js";
 export { errorBody, sendJson, type ErrorBody } from "./http/send.js";
 export type { HttpMethod, RouteDocs, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";

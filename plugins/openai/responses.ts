@@ -7,7 +7,7 @@
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
-import { REGISTRY, isStreamable, type PluginApi, type RequestContext, type StreamInfo } from "svc";
+import { REGISTRY, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
 import { invoke, pipelineFailure, pipelineFor } from "./invoke.js";
 import { isResponseObject, newResponseBase } from "./response-object.js";
 import { normalizeResponseInput } from "./response-input.js";
@@ -123,28 +123,6 @@ async function streamResponse(kernel: PluginApi, c: RequestContext, info: Stream
     await send(state.fail(error));
   } finally {
     writer.end();
-  }
-}
-
-/** Iterates until done or the request is aborted, whichever first; the iterator is closed either way. */
-async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  let onAbort!: () => void;
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    if (signal.aborted) resolve("aborted");
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    while (true) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next === "aborted" || next.done) return;
-      yield next.value;
-    }
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-    // Not awaited: a generator busy in an await closes when it next yields.
-    iterator.return?.()?.catch(() => undefined);
   }
 }
 

@@ -4,7 +4,7 @@
  * not reading, and stop (closing the wrapper's iterator) when the client goes away.
  */
 import { once } from "node:events";
-import { FileResult, SseStream, isStreamable, type PluginApi, type RequestContext } from "svc";
+import { FileResult, SseStream, isStreamable, untilAborted, type PluginApi, type RequestContext } from "svc";
 
 /** The text a stream item becomes; undefined skips it. */
 export function formatItem(item: unknown, warn: (message: string) => void): string | Buffer | undefined {
@@ -27,23 +27,6 @@ export function formatItem(item: unknown, warn: (message: string) => void): stri
   }
 }
 
-/** Iterates until done or the request is aborted, whichever first; the iterator is closed either way. */
-async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = source[Symbol.asyncIterator]();
-  const aborted = new Promise<"aborted">((resolve) => {
-    if (signal.aborted) resolve("aborted");
-    signal.addEventListener("abort", () => resolve("aborted"), { once: true });
-  });
-  try {
-    while (true) {
-      const next = await Promise.race([iterator.next(), aborted]);
-      if (next === "aborted" || next.done) return;
-      yield next.value;
-    }
-  } finally {
-    void iterator.return?.();
-  }
-}
 
 export async function respond(kernel: PluginApi, c: RequestContext, pipeline: string, result: unknown): Promise<void> {
   if (result instanceof FileResult) {
