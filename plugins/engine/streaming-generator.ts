@@ -9,6 +9,7 @@ import { Component } from "./component.js";
 import { StreamingChunk } from "./dataclasses/streaming-chunk.js";
 import { parseArguments } from "./dataclasses/chat-message.js";
 import { Pipeline } from "./pipeline/pipeline.js";
+import { inputsByComponent } from "./pipeline/run-input.js";
 
 /** A UI event (Open WebUI) or text to put into the stream. */
 export type StreamExtra = string | { event: { type: string; data: unknown } } | Record<string, unknown>;
@@ -40,18 +41,6 @@ function selectStreaming(pipeline: Pipeline, explicit: StreamingGeneratorOptions
   return capable.filter((n) => (choice as string[]).includes(n));
 }
 
-/** Flat run data becomes data by component, so a callback can be added per component. */
-function byComponent(pipeline: Pipeline, data: Record<string, unknown>): Record<string, Record<string, unknown>> {
-  const names = new Set(pipeline.componentNames);
-  const entries = Object.entries(data);
-  if (entries.length && entries.every(([k, v]) => names.has(k) && v && typeof v === "object" && !Array.isArray(v))) {
-    return Object.fromEntries(entries.map(([k, v]) => [k, { ...(v as Record<string, unknown>) }]));
-  }
-  const out: Record<string, Record<string, unknown>> = {};
-  const open = pipeline.inputs();
-  for (const [key, value] of entries) for (const [c, sockets] of Object.entries(open)) if (key in sockets) (out[c] ??= {})[key] = value;
-  return out;
-}
 
 export async function* streamingGenerator(options: StreamingGeneratorOptions): AsyncGenerator<StreamingChunk | StreamExtra, void, undefined> {
   const controller = new AbortController();
@@ -70,7 +59,7 @@ export async function* streamingGenerator(options: StreamingGeneratorOptions): A
   const run =
     target instanceof Pipeline
       ? (() => {
-          const data = byComponent(target, args);
+          const data = inputsByComponent(target, args);
           for (const name of selectStreaming(target, options.streamingComponents)) data[name] = { ...data[name], streaming_callback: callback };
           return target.run(data, { includeOutputsFrom: options.includeOutputsFrom, signal: controller.signal });
         })()

@@ -10,20 +10,28 @@ import type { Pipeline } from "./pipeline.js";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype;
 
-export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, Node>, data: Record<string, unknown>, state: Map<string, Inputs>): void {
+/**
+ * Run data by component: a copy when it already is, else each flat key sent to every component
+ * with an open socket of that name. The caller's objects are never mutated.
+ */
+export function inputsByComponent(pipeline: Pipeline, data: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const names = new Set(pipeline.componentNames);
   const entries = Object.entries(data);
-  const byComponent = entries.length > 0 && entries.every(([k, v]) => nodes.has(k) && isPlainObject(v));
+  if (entries.length > 0 && entries.every(([k, v]) => names.has(k) && isPlainObject(v))) {
+    return Object.fromEntries(entries.map(([k, v]) => [k, { ...(v as Record<string, unknown>) }]));
+  }
   const perComponent: Record<string, Record<string, unknown>> = {};
-  if (byComponent) {
-    Object.assign(perComponent, data);
-  } else {
-    const open = pipeline.inputs();
-    for (const [key, value] of entries) {
-      for (const [component, sockets] of Object.entries(open)) {
-        if (key in sockets) (perComponent[component] ??= {})[key] = value;
-      }
+  const open = pipeline.inputs();
+  for (const [key, value] of entries) {
+    for (const [component, sockets] of Object.entries(open)) {
+      if (key in sockets) (perComponent[component] ??= {})[key] = value;
     }
   }
+  return perComponent;
+}
+
+export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, Node>, data: Record<string, unknown>, state: Map<string, Inputs>): void {
+  const perComponent = inputsByComponent(pipeline, data);
   for (const [component, sockets] of Object.entries(perComponent)) {
     const node = nodes.get(component);
     if (!node) throw new PipelineInputError(`Component named ${component} not found in the pipeline.`);
