@@ -11,9 +11,15 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
   "svc:openai": async () => (await import("../plugins/openai/index.js")).default,
   "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
+  "svc:mcp": async () => (await import("../plugins/mcp/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
   return ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
+}
+
+/** The default set of `svc mcp run`: the engine (YAML pipelines) and the MCP server. */
+export function mcpPluginSpecs(_settings: Settings): PluginSpec[] {
+  return ["svc:engine", "svc:mcp"].map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
 }

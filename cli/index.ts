@@ -14,6 +14,7 @@ import { runPrimary } from "./workers.js";
 import { runWithReload } from "./reload.js";
 import { registerStatusCommand } from "./status.js";
 import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
+import { registerMcpCommand } from "./mcp.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -44,6 +45,7 @@ cli
 
 registerStatusCommand(cli);
 registerPipelineCommand(cli);
+registerMcpCommand(cli);
 
 cli.help(pipelineHelp(cli));
 cli.version(pkg.version);

@@ -41,16 +41,26 @@ function flagSettings(flags: RunFlags): Partial<Record<SettingKey, unknown>> {
 }
 
 export function resolveRunConfig(flags: RunFlags, cwd: string, env: NodeJS.ProcessEnv): RunConfig {
+  return resolveConfig(flagSettings(flags), defaultPluginSpecs, cwd, env);
+}
+
+/** Settings from every source, and the plugins: the command's defaults, the config file's, then `--plugin`. */
+export function resolveConfig(
+  flags: Partial<Record<SettingKey, unknown>>,
+  defaults: (settings: Settings) => PluginSpec[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): RunConfig {
   const config: ConfigFile | undefined = readConfigFile(cwd);
   const dotenv = readDotEnv(cwd) ?? {};
   const settings = loadSettings({
     config: config && { file: config.file, values: config.settings },
     dotenv,
     env,
-    flags: flagSettings(flags),
+    flags,
   });
   const plugins = [
-    ...defaultPluginSpecs(settings),
+    ...defaults(settings),
     ...(config?.plugins ?? []),
     ...settings.plugins.map((use) => ({ use, from: "SERVICE_PLUGINS or --plugin" })),
   ];

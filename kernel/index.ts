@@ -10,6 +10,7 @@ export { loadPlugins, type LoadPluginsOptions, type PluginModule } from "./plugi
 export { createModuleLoader, type ModuleLoader } from "./module-loader.js";
 export { readConfigFile, readDotEnv, CONFIG_FILE_NAMES, type ConfigFile, type PluginSpec } from "./config-sources.js";
 export { loadSettings, settingFields, type Settings, type SettingKey, type SettingSources } from "./settings.js";
+export { packageVersion } from "./version.js";
 export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
 export { formatIssues, parseOr400 } from "./validation.js";
@@ -45,7 +46,7 @@ export {
   type InputSchema,
   type RunContext,
 } from "./wrapper/base-pipeline-wrapper.js";
-export { FileResult, SseStream, fileResponse, isStreamable, sse } from "./wrapper/results.js";
+export { FileResult, SseStream, fileResponse, isStreamable, sse, streamItemText } from "./wrapper/results.js";
 export {
   createChatCompletionEvent,
   createDetailsTag,
@@ -67,5 +68,14 @@ export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
 export { CallRunContext, RequestRunCall } from "./wrapper/run-context.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
+export { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 export { deployErrors } from "./deploy/deploy-errors.js";
+export {
+  DeployFilesBody,
+  descriptionField,
+  filesDeployRequest,
+  overwriteField,
+  pipelineNameField,
+  skipMcpField,
+} from "./deploy/deploy-files-body.js";
 export { RESERVED_NAMES, checkPipelineName, checkRelativePath } from "./deploy/names.js";

@@ -17,6 +17,7 @@ import { PluginHost } from "./plugin-host.js";
 import { PipelineRegistry } from "./registry.js";
 import { loadSettings, type SettingKey, type Settings } from "./settings.js";
 import { DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACER, accessToken, type Token } from "./tokens.js";
+import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 import { DeployService } from "./deploy/deploy-service.js";
 import { loadWrapper } from "./wrapper/load-wrapper.js";
 import { resolve as resolvePath } from "node:path";
@@ -41,6 +42,7 @@ export class Kernel {
   private readonly provided = new Set<symbol>();
   private httpServer?: Server;
   private closing?: Promise<void>;
+  private watcher?: PipelinesWatcher;
 
   constructor(
     readonly settings: Settings,
@@ -127,6 +129,19 @@ export class Kernel {
   }
 
   /**
+   * Follows the pipelines directory from now on: entries that appear, change or disappear are
+   * deployed, redeployed or undeployed without a restart. Call after `deployer.deployAll()`.
+   */
+  async watchPipelines(): Promise<void> {
+    if (this.watcher) return;
+    const watcher = new PipelinesWatcher(this.deployer, this.registry, this.log.child({ plugin: "svc:deploy" }));
+    // Files a deploy writes itself are taken as they are, not deployed once more.
+    this.hooks.deploy.deployed.tap("svc:kernel", (p) => watcher.forget(p.name));
+    this.watcher = watcher;
+    await watcher.start();
+  }
+
+  /**
    * Graceful shutdown: stop accepting, let in-flight requests finish within the grace period,
    * abort the rest, then close plugins in reverse order. Safe to call more than once.
    */
@@ -141,6 +156,7 @@ export class Kernel {
     await this.http.drain(this.settings.gracefulShutdownTimeout * 1000);
     server?.closeAllConnections();
     await closed;
+    await this.watcher?.close();
     await this.plugins.close();
     await this.deployer.close();
   }

@@ -94,6 +94,14 @@ export function logLevel(): FieldSchema<LogLevel> {
   };
 }
 
+/** One of a fixed set of words (case-insensitive). */
+export function choice<const T extends string>(values: readonly T[]): FieldSchema<T> {
+  return {
+    schema: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(values)) as v.GenericSchema<unknown, T>,
+    accepts: `one of ${values.join(", ")}`,
+  };
+}
+
 /** A URL path prefix: empty or `/`-led without a trailing slash (`/` itself means none). */
 export function pathPrefix(): FieldSchema<string> {
   return {

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { kernelErrors } from "./errors.js";
-import { boolean, decimal, integer, list, logLevel, optionalText, pathPrefix, text, type FieldSchema } from "./settings-schema.js";
+import { boolean, choice, decimal, integer, list, logLevel, optionalText, pathPrefix, text, type FieldSchema } from "./settings-schema.js";
 
 interface Field<T> extends FieldSchema<T> {
   readonly env: string;
@@ -26,6 +26,35 @@ export const settingFields = {
   port: field(integer(0, 65535), { env: "SERVICE_PORT", flag: "--port", default: 1416, help: "HTTP port." }),
   mcpHost: field(text(), { env: "SERVICE_MCP_HOST", default: "localhost", help: "MCP server bind host." }),
   mcpPort: field(integer(0, 65535), { env: "SERVICE_MCP_PORT", default: 1417, help: "MCP server port." }),
+  mcpTransport: field(choice(["streamable-http", "sse", "stdio"] as const), {
+    env: "SERVICE_MCP_TRANSPORT",
+    flag: "--transport",
+    default: "streamable-http",
+    help: "`svc mcp run` transport: Streamable HTTP at /mcp (plus legacy SSE at /sse), legacy SSE only, or stdio.",
+  }),
+  mcpStateful: field(boolean(), {
+    env: "SERVICE_MCP_STATEFUL",
+    flag: "--stateful",
+    default: false,
+    help: "Issue MCP sessions on initialize (session id, server-to-client stream, list-changed notifications); requests without a session id are still served statelessly.",
+  }),
+  mcpJsonResponse: field(boolean(), {
+    env: "SERVICE_MCP_JSON_RESPONSE",
+    flag: "--json-response",
+    default: false,
+    help: "Answer Streamable HTTP POSTs with one JSON body instead of an SSE stream.",
+  }),
+  mcpMaxSessions: field(integer(1), { env: "SERVICE_MCP_MAX_SESSIONS", default: 100, help: "Open MCP sessions (Streamable HTTP and SSE) at most; more are refused with 503." }),
+  mcpSessionIdleTimeout: field(decimal(1, 86_400), {
+    env: "SERVICE_MCP_SESSION_IDLE_TIMEOUT",
+    default: 300,
+    help: "Seconds after which an idle MCP session is closed.",
+  }),
+  mcpManagementTools: field(boolean(), {
+    env: "SERVICE_MCP_MANAGEMENT_TOOLS",
+    default: true,
+    help: "List the deploy, undeploy and status tools on the MCP server.",
+  }),
   pipelinesDir: field(text(), {
     env: "SERVICE_PIPELINES_DIR",
     flag: "--pipelines-dir",

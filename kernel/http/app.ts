@@ -37,6 +37,11 @@ export interface RouteOptions {
   scope?: AccessScope;
   /** Documentation for the OpenAPI document; `false` keeps the route out of it. */
   docs?: RouteDocs | false;
+  /**
+   * A long-lived response (a server-to-client event stream that only ends when the client leaves):
+   * shutdown aborts it at once instead of waiting the grace period for it.
+   */
+  lasting?: boolean;
 }
 
 export interface RouteInfo {
@@ -90,6 +95,7 @@ export class HttpApp {
     this.index.add(method, path, () => undefined);
     this.app.add(method, path, async (req: Request, res: ServerResponse) => {
       const c = contextOf(req)!;
+      if (options.lasting) c.lasting = true;
       if (options.scope) {
         const pending = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
         const decision = pending instanceof Promise ? await pending : pending;
@@ -108,6 +114,7 @@ export class HttpApp {
   /** Stops taking new work and waits up to `graceMs` for live requests; then aborts the rest. */
   async drain(graceMs: number): Promise<void> {
     this.closing = true;
+    for (const c of this.inflight) if (c.lasting) c.abort("server shutting down");
     if (await this.waitIdle(graceMs)) return;
     this.options.log.warn(`Aborting ${this.inflight.size} request(s) still running after the grace period`);
     for (const c of this.inflight) c.abort("server shutting down");

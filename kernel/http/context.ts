@@ -26,6 +26,8 @@ const CONTEXT = Symbol("svc.requestContext");
 export class RequestContext {
   readonly state: RequestState;
   readonly startedAt = performance.now();
+  /** Set for routes marked `lasting`: shutdown aborts the request instead of waiting for it. */
+  lasting = false;
   private readonly controller = new AbortController();
   private bodyRead?: Promise<Buffer>;
   private logger?: Logger;

@@ -34,3 +34,24 @@ export function isStreamable(value: unknown): value is AsyncIterable<unknown> | 
   if (Array.isArray(value) || Buffer.isBuffer(value) || ArrayBuffer.isView(value)) return false;
   return Symbol.asyncIterator in value || Symbol.iterator in value;
 }
+
+/** The text a stream item becomes; undefined skips it. */
+export function streamItemText(item: unknown, warn: (message: string) => void): string | Buffer | undefined {
+  if (typeof item === "string") return item;
+  if (item === null || item === undefined) return "";
+  if (Buffer.isBuffer(item)) return item;
+  if (item instanceof Uint8Array) return Buffer.from(item);
+  if (typeof item !== "object") return String(item);
+  const o = item as Record<string, unknown>;
+  if (o.event && typeof o.event === "object" && "type" in (o.event as object)) {
+    warn("A UI event was emitted in a run stream and skipped; UI events belong to the chat endpoints.");
+    return undefined;
+  }
+  // Chunk-like objects (the engine's StreamingChunk) stream their text.
+  if (typeof o.content === "string") return o.content;
+  try {
+    return JSON.stringify(item);
+  } catch {
+    return String(item);
+  }
+}

@@ -2,7 +2,7 @@
  * @module The management endpoints: deploy (JSON, multipart, YAML), undeploy and status.
  */
 import type * as v from "valibot";
-import { HttpError, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
+import { HttpError, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
 import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean } from "./schemas.js";
 
 const tags = ["management"];
@@ -28,15 +28,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       { scope: "admin", docs: { ...docs, tags, body: schema, response: ActionResponse } },
     );
 
-  jsonDeploy("/deploy_files", DeployFilesBody, { operationId: "pipeline_deploy", summary: "Deploy a wrapper pipeline from files (JSON)" }, (b) => ({
-    kind: "files",
-    name: b.name,
-    description: b.description,
-    files: b.files,
-    overwrite: b.overwrite,
-    save: b.save_files,
-    skipMcp: b.skip_mcp,
-  }));
+  jsonDeploy("/deploy_files", DeployFilesBody, { operationId: "pipeline_deploy", summary: "Deploy a wrapper pipeline from files (JSON)" }, filesDeployRequest);
 
   jsonDeploy("/deploy-yaml", DeployYamlBody, { operationId: "yaml_pipeline_deploy", summary: "Deploy a YAML pipeline" }, (b) => ({
     kind: "yaml",

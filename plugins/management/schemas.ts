@@ -2,20 +2,9 @@
  * @module Request and response schemas of the management endpoints (validation and OpenAPI).
  */
 import * as v from "valibot";
+import { DeployFilesBody, descriptionField as description, overwriteField as overwrite, pipelineNameField as name, skipMcpField as skipMcp } from "svc";
 
-const name = v.pipe(v.string(), v.description("The pipeline name: used in paths and as `model` in chat requests."));
-const description = v.optional(v.pipe(v.string(), v.description("Human-readable description; defaults to the name.")));
-const overwrite = v.optional(v.pipe(v.boolean(), v.description("Replace a deployed pipeline of the same name.")), false);
-const skipMcp = v.optional(v.pipe(v.boolean(), v.description("Do not list the pipeline as an MCP tool.")), false);
-
-export const DeployFilesBody = v.object({
-  name,
-  files: v.pipe(v.record(v.string(), v.string()), v.description("Relative file path → file content; must include pipeline_wrapper.ts.")),
-  description,
-  overwrite,
-  save_files: v.optional(v.pipe(v.boolean(), v.description("Keep the files in the pipelines directory.")), true),
-  skip_mcp: skipMcp,
-});
+export { DeployFilesBody };
 
 export const DeployYamlBody = v.object({
   name,

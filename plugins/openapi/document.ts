@@ -3,7 +3,6 @@
  * `/:name/run` route), then one concrete `/<name>/run` operation per deployed pipeline that has a
  * run method. The server URL is the root path, so a reverse proxy prefix is honoured.
  */
-import { readFileSync } from "node:fs";
 import type { DeployedPipeline, RouteInfo } from "svc";
 import { ERROR_BODY, ERROR_BODY_SCHEMA, openApiPath, routeOperation, type Operation } from "./operations.js";
 import { pipelineOperation, runPath } from "./pipelines.js";
@@ -35,19 +34,6 @@ export interface DocumentSource {
 /** The generic run route of the run-api plugin; each pipeline gets a concrete path instead. */
 function isGenericRunRoute(route: RouteInfo): boolean {
   return route.path.includes(":name/run");
-}
-
-/** svc's package version, read from the package.json above this file (source or dist). */
-export function packageVersion(): string {
-  for (const up of ["../../../package.json", "../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), "utf8")) as { name?: unknown; version?: unknown };
-      if (pkg.name === "svc" && typeof pkg.version === "string") return pkg.version;
-    } catch {
-      // not at this level
-    }
-  }
-  return "0.0.0";
 }
 
 export function buildDocument(source: DocumentSource): OpenApiDocument {

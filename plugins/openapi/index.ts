@@ -4,10 +4,10 @@
  * and ReDoc (`/redoc`). The document is built lazily and cached until a pipeline is (un)deployed
  * or a route is added.
  */
-import { REGISTRY, ROUTES, type KernelPlugin } from "svc";
+import { REGISTRY, ROUTES, packageVersion, type KernelPlugin } from "svc";
 import { registerAssets } from "./assets.js";
 import { DocumentCache } from "./cache.js";
-import { buildDocument, packageVersion } from "./document.js";
+import { buildDocument } from "./document.js";
 import { registerRoutes } from "./routes.js";
 
 export { buildDocument, type OpenApiDocument } from "./document.js";

@@ -4,29 +4,7 @@
  * not reading, and stop (closing the wrapper's iterator) when the client goes away.
  */
 import { once } from "node:events";
-import { FileResult, SseStream, isStreamable, untilAborted, type PluginApi, type RequestContext } from "svc";
-
-/** The text a stream item becomes; undefined skips it. */
-export function formatItem(item: unknown, warn: (message: string) => void): string | Buffer | undefined {
-  if (typeof item === "string") return item;
-  if (item === null || item === undefined) return "";
-  if (Buffer.isBuffer(item)) return item;
-  if (item instanceof Uint8Array) return Buffer.from(item);
-  if (typeof item !== "object") return String(item);
-  const o = item as Record<string, unknown>;
-  if (o.event && typeof o.event === "object" && "type" in (o.event as object)) {
-    warn("A UI event was emitted during /run streaming and skipped; UI events belong to the chat endpoints.");
-    return undefined;
-  }
-  // Chunk-like objects (the engine's StreamingChunk) stream their text.
-  if (typeof o.content === "string") return o.content;
-  try {
-    return JSON.stringify(item);
-  } catch {
-    return String(item);
-  }
-}
-
+import { FileResult, SseStream, isStreamable, streamItemText, untilAborted, type PluginApi, type RequestContext } from "svc";
 
 export async function respond(kernel: PluginApi, c: RequestContext, pipeline: string, result: unknown): Promise<void> {
   if (result instanceof FileResult) {
@@ -50,7 +28,7 @@ export async function respond(kernel: PluginApi, c: RequestContext, pipeline: st
   if (sse) {
     const writer = c.sse();
     for await (const item of items) {
-      const text = formatItem(item, warn);
+      const text = streamItemText(item, warn);
       if (text !== undefined) await writer.send({ data: text.toString() });
     }
     writer.end();
@@ -59,7 +37,7 @@ export async function respond(kernel: PluginApi, c: RequestContext, pipeline: st
   c.res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
   c.res.socket?.setNoDelay(true);
   for await (const item of items) {
-    const text = formatItem(item, warn);
+    const text = streamItemText(item, warn);
     if (text === undefined || text.length === 0) continue;
     if (!c.res.write(text)) await once(c.res, "drain", { signal: c.signal }).catch(() => undefined);
   }

@@ -100,7 +100,7 @@ test("an iterable result streams as chunked text, flushed per chunk", () =>
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
     assert.is(rest, 'response {"n":1}');
     delete (globalThis as any).__next;
-    assert.ok(k.logs.some((l) => l.includes("UI event was emitted during /run streaming")));
+    assert.ok(k.logs.some((l) => l.includes("UI event was emitted in a run stream")));
   }));
 
 test("sse() streams Server-Sent Events", () =>

@@ -1,0 +1,61 @@
+/**
+ * @module svc:mcp — the MCP server (`svc mcp run`): every deployed pipeline with a `runApi` is a
+ * tool, next to the core management tools, over Streamable HTTP (`/mcp`), legacy SSE (`/sse`) or
+ * stdio. Also the public `svc/mcp` entry: `ToolServer`, a reusable tool server on the SDK's
+ * low-level `Server` that other plugins (the platform tools) register on.
+ */
+import { DEPLOYER, REGISTRY, ROUTES, definePlugin, packageVersion, token, type KernelPlugin } from "svc";
+import { McpEndpoints } from "./endpoints.js";
+import { endpointOptions } from "./endpoint-options.js";
+import { MANAGEMENT_TOOLS, addManagementTools } from "./management-tools.js";
+import { PipelineTools } from "./pipeline-tools.js";
+import { ToolServer } from "./tool-server.js";
+
+export { ToolServer, type McpTransportKind, type ToolContext, type ToolFn, type ToolOptions, type ToolServerOptions } from "./tool-server.js";
+export { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
+export { McpEndpoints, type McpEndpointOptions } from "./endpoints.js";
+export { ToolError, errorResult, textResult, toToolResult } from "./tool-result.js";
+export { compileSchema, type JsonSchemaObject, type ToolInputSchema } from "./tool-schema.js";
+export { MANAGEMENT_TOOLS } from "./management-tools.js";
+
+/** The tool server of `svc:mcp`, for plugins that add tools to it. */
+export const MCP_TOOL_SERVER = token<ToolServer>("mcp.toolServer");
+
+export const MCP_SERVER_NAME = "svc-mcp-server";
+
+export default function mcpPlugin(): KernelPlugin {
+  let tools: ToolServer | undefined;
+  let endpoints: McpEndpoints | undefined;
+  return definePlugin({
+    name: "svc:mcp",
+    setup(api) {
+      const settings = api.settings;
+      tools = new ToolServer({
+        name: MCP_SERVER_NAME,
+        version: packageVersion(),
+        logger: api.log,
+        tracer: api.tracer,
+        showTracebacks: settings.showTracebacks,
+      });
+      api.provide(MCP_TOOL_SERVER, tools);
+      const reserved = new Set<string>();
+      if (settings.mcpManagementTools) {
+        addManagementTools(tools, api.resolve(REGISTRY), api.resolve(DEPLOYER));
+        for (const name of MANAGEMENT_TOOLS) reserved.add(name);
+      }
+      new PipelineTools(api, tools, api.resolve(REGISTRY), reserved).start();
+      if (settings.mcpTransport !== "stdio") {
+        endpoints = new McpEndpoints(tools, endpointOptions(settings));
+        endpoints.mount(api);
+      }
+      // The MCP app's health check, unless the app already has one (svc:management's).
+      if (!api.resolve(ROUTES).some((r) => r.method === "GET" && r.path === "/status")) {
+        api.route("GET", "/status", () => ({ status: "ok" }), { docs: false });
+      }
+    },
+    async close() {
+      await endpoints?.close();
+      await tools?.close();
+    },
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * @module ToolServer: MCP tools on the SDK's low-level `Server`. Tools are plain functions with a
+ * valibot or JSON input schema; every connection gets a fresh `Server` (never shared between
+ * clients: the SDK's cross-client leak), built by `createServer`. Servers with a lasting
+ * connection (sessions, SSE, stdio) hear `notifications/tools/list_changed` when tools change.
+ * `run()` serves the tools on their own (Streamable HTTP, SSE or stdio); `McpEndpoints` mounts
+ * them in a kernel app.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Logger, NOOP_TRACER, type Span, type Tracer } from "svc";
+import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
+import { errorResult, textResult, toToolResult } from "./tool-result.js";
+import { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
+
+export type McpTransportKind = "streamable-http" | "sse" | "stdio" | "memory";
+
+export interface ToolContext {
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+  /** The HTTP request's headers, lower-cased (`{}` over stdio). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly sessionId?: string;
+  readonly requestId: string | number;
+  readonly transport: McpTransportKind;
+  /** The `svc.mcp.call_tool` span: the parent of spans made for the call. */
+  readonly span?: Span;
+}
+
+export type ToolFn = (args: Record<string, unknown>, ctx: ToolContext) => unknown;
+
+export interface ToolOptions {
+  /** The tool name clients call (1–128 of `A-Z a-z 0-9 _ - .`). */
+  readonly name: string;
+  readonly description?: string;
+  /** A valibot object schema or a JSON Schema object; without one any object is accepted. */
+  readonly inputSchema?: ToolInputSchema;
+  readonly annotations?: Tool["annotations"];
+}
+
+export interface ToolServerOptions {
+  readonly name?: string;
+  readonly version?: string;
+  readonly instructions?: string;
+  readonly logger?: Logger;
+  readonly tracer?: Tracer;
+  /** Append the stack to error results. */
+  readonly showTracebacks?: boolean;
+}
+
+interface ToolEntry {
+  readonly fn: ToolFn;
+  readonly options: ToolOptions;
+  readonly schema: CompiledSchema;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export class ToolServer {
+  readonly log: Logger;
+  readonly tracer: Tracer;
+  private readonly entries = new Map<string, ToolEntry>();
+  private listing?: Tool[];
+  private readonly live = new Set<Server>();
+  private notifyQueued = false;
+
+  constructor(readonly options: ToolServerOptions = {}) {
+    this.log = options.logger ?? new Logger("INFO");
+    this.tracer = options.tracer ?? NOOP_TRACER;
+  }
+
+  /** Adds a tool; its schema is compiled now, so a bad schema fails here, not on a call. */
+  addTool(fn: ToolFn, options: ToolOptions): void {
+    if (!TOOL_NAME.test(options.name)) throw new Error(`Invalid tool name '${options.name}': use 1-128 of A-Z a-z 0-9 _ - .`);
+    if (this.entries.has(options.name)) throw new Error(`A tool named '${options.name}' already exists`);
+    this.entries.set(options.name, { fn, options, schema: compileSchema(options.inputSchema) });
+    this.changed();
+  }
+
+  removeTool(name: string): boolean {
+    const removed = this.entries.delete(name);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  hasTool(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** The tools as `tools/list` shows them, in the order they were added. */
+  get tools(): readonly Tool[] {
+    return (this.listing ??= [...this.entries.values()].map(({ options, schema }) => ({
+      name: options.name,
+      description: options.description ?? "",
+      inputSchema: schema.json,
+      ...(options.annotations ? { annotations: options.annotations } : {}),
+    })));
+  }
+
+  /** Validates the arguments and calls the tool; failures become `isError` results. */
+  async callTool(name: string, args: unknown, ctx: Omit<ToolContext, "span">): Promise<CallToolResult> {
+    const entry = this.entries.get(name);
+    const span = this.tracer.startSpan("svc.mcp.call_tool", { "svc.mcp.tool.name": name, "svc.mcp.transport": ctx.transport });
+    let result: CallToolResult;
+    if (!entry) {
+      result = textResult(`Unknown tool '${name}'`, true);
+    } else {
+      const parsed = entry.schema.validate(args);
+      if (!parsed.ok) {
+        result = textResult(`Input validation error for tool '${name}': ${parsed.message}`, true);
+      } else {
+        try {
+          result = toToolResult(await entry.fn(parsed.value, { ...ctx, span }));
+        } catch (error) {
+          if (!ctx.signal.aborted) this.log.warn(`Tool '${name}' failed: ${(error as Error)?.message ?? error}`);
+          result = errorResult(name, error, this.options.showTracebacks ?? false);
+        }
+      }
+    }
+    span.setTag("svc.mcp.is_error", result.isError === true);
+    span.end(result.isError ? new Error(String((result.content[0] as { text?: string } | undefined)?.text)) : undefined);
+    return result;
+  }
+
+  /** A fresh SDK `Server` with this tool set; one per connection, never shared. */
+  createServer(transport: McpTransportKind): Server {
+    const server = new Server(
+      { name: this.options.name ?? "svc-mcp-server", version: this.options.version ?? "0.0.0" },
+      { capabilities: { tools: { listChanged: true } }, ...(this.options.instructions ? { instructions: this.options.instructions } : {}) },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools as Tool[] }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.callTool(request.params.name, request.params.arguments, {
+        signal: extra.signal,
+        headers: headersOf(extra.requestInfo?.headers),
+        sessionId: extra.sessionId,
+        requestId: extra.requestId,
+        transport,
+      }),
+    );
+    return server;
+  }
+
+  /** Connects a fresh server to a lasting transport (stdio, in-memory, a session) and keeps it notified. */
+  async connect(transport: Transport, kind: McpTransportKind = "memory"): Promise<Server> {
+    const server = this.createServer(kind);
+    this.live.add(server);
+    server.onclose = () => this.live.delete(server);
+    await server.connect(transport);
+    return server;
+  }
+
+  /** Serves the tools on their own: Streamable HTTP (plus legacy SSE), SSE only, or stdio. */
+  run(options?: RunOptions): Promise<RunningToolServer> {
+    return runToolServer(this, options);
+  }
+
+  /** Closes every lasting connection. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.live].map((s) => s.close()));
+    this.live.clear();
+  }
+
+  get connections(): number {
+    return this.live.size;
+  }
+
+  /** One list-changed notification per burst of changes (a redeploy removes and adds). */
+  private changed(): void {
+    this.listing = undefined;
+    if (this.notifyQueued || this.live.size === 0) return;
+    this.notifyQueued = true;
+    setImmediate(() => {
+      this.notifyQueued = false;
+      for (const server of this.live) server.sendToolListChanged().catch(() => undefined);
+    });
+  }
+}
+
+function headersOf(headers: Record<string, string | string[] | undefined> | undefined): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
