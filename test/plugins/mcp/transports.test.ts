@@ -1,0 +1,206 @@
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { openRequest, rawRequest, sleep, until } from "../../helpers/http.js";
+import { ECHO, SLOW, httpClient, sseClient, startMcpKernel, text, type McpKernel } from "./fixtures.js";
+
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+const callSlow = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: {} } });
+
+async function withKernel(fn: (k: McpKernel) => Promise<void>, settings = {}): Promise<void> {
+  const k = await startMcpKernel(settings);
+  try {
+    await fn(k);
+  } finally {
+    await k.close();
+  }
+}
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return rawRequest(`${url}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+}
+
+test("stateless by default: no session id, no server stream, tools/list without initialize", () =>
+  withKernel(async (k) => {
+    await k.deployWrapper("echo", ECHO);
+    const { client, transport } = await httpClient(k.url);
+    try {
+      assert.is(transport.sessionId, undefined);
+      assert.ok((await client.listTools()).tools.some((t) => t.name === "echo"));
+    } finally {
+      await client.close();
+    }
+    const list = await post(k.url, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    assert.is(list.status, 200);
+    assert.match(list.body, /"name":"echo"/);
+    assert.is((await rawRequest(`${k.url}/mcp`, { headers: { accept: "text/event-stream" } })).status, 405);
+    assert.is((await rawRequest(`${k.url}/mcp`, { method: "DELETE" })).status, 400);
+  }));
+
+test("bad requests: malformed JSON, an oversized body, a foreign Host header", () =>
+  withKernel(
+    async (k) => {
+      const malformed = await rawRequest(`${k.url}/mcp`, { method: "POST", headers: MCP_HEADERS, body: "{nope" });
+      assert.is(malformed.status, 400);
+      assert.is(JSON.parse(malformed.body).error.code, -32700);
+      const big = await rawRequest(`${k.url}/mcp`, { method: "POST", headers: MCP_HEADERS, body: JSON.stringify({ x: "y".repeat(5000) }) });
+      assert.is(big.status, 413);
+      const rebinding = await post(k.url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { host: "evil.example:80" });
+      assert.is(rebinding.status, 403);
+    },
+    { maxBodyBytes: 2000 },
+  ));
+
+test("sessions: an id on initialize, list_changed over the session stream, 404 for an unknown id, DELETE ends it", () =>
+  withKernel(
+    async (k) => {
+      const { client, transport } = await httpClient(k.url);
+      let heard = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        heard++;
+      });
+      try {
+        assert.type(transport.sessionId, "string");
+        await sleep(100); // the client opens its GET stream after initialize
+        await k.deployWrapper("echo", ECHO);
+        await until(() => heard === 1, 5000, "list_changed after a deploy");
+        assert.ok((await client.listTools()).tools.some((t) => t.name === "echo"));
+        await k.kernel.deployer.undeploy("echo");
+        await until(() => heard === 2, 5000, "list_changed after an undeploy");
+
+        assert.is((await post(k.url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": "no-such-session" })).status, 404);
+        const id = transport.sessionId!;
+        await transport.terminateSession();
+        const gone = await post(k.url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
+        assert.is(gone.status, 404);
+      } finally {
+        await client.close();
+      }
+    },
+    { mcpStateful: true },
+  ));
+
+test("sessions are capped, and idle ones are reaped", () =>
+  withKernel(
+    async (k) => {
+      const first = await post(k.url, INITIALIZE);
+      assert.is(first.status, 200);
+      const id = first.headers["mcp-session-id"] as string;
+      assert.ok(id);
+      const second = await post(k.url, INITIALIZE);
+      assert.is(second.status, 503);
+      assert.match(JSON.parse(second.body).error.message, /Too many open MCP sessions/);
+      // Requests without a session id are still served statelessly.
+      assert.is((await post(k.url, { jsonrpc: "2.0", id: 1, method: "tools/list" })).status, 200);
+      await until(() => k.logs.some((l) => l.includes(`Closing idle MCP session ${id}`)), 5000, "the reaper");
+      assert.is((await post(k.url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-session-id": id })).status, 404);
+      assert.is((await post(k.url, INITIALIZE)).status, 200, "the reaped session freed its place");
+    },
+    { mcpStateful: true, mcpMaxSessions: 1, mcpSessionIdleTimeout: 1 },
+  ));
+
+test("legacy SSE: list, call and list_changed", () =>
+  withKernel(async (k) => {
+    await k.deployWrapper("echo", ECHO);
+    const client = await sseClient(k.url);
+    let heard = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      heard++;
+    });
+    try {
+      assert.ok((await client.listTools()).tools.some((t) => t.name === "echo"));
+      assert.equal(JSON.parse(text(await client.callTool({ name: "echo", arguments: { text: "over sse" } }))), { echo: "over sse" });
+      await k.kernel.deployer.undeploy("echo");
+      await until(() => heard === 1, 5000, "list_changed over SSE");
+      assert.is(k.calls[0]!.call.transport, "mcp");
+    } finally {
+      await client.close();
+    }
+    assert.is((await rawRequest(`${k.url}/messages?sessionId=nope`, { method: "POST", headers: MCP_HEADERS, body: "{}" })).status, 404);
+  }));
+
+test("a client's cancel notification aborts the pipeline (sessions and SSE)", async () => {
+  for (const mode of ["session", "sse"] as const) {
+    await withKernel(
+      async (k) => {
+        await k.deployWrapper("slow", SLOW);
+        const client = mode === "sse" ? await sseClient(k.url) : (await httpClient(k.url)).client;
+        try {
+          const controller = new AbortController();
+          const pending = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: controller.signal, timeout: 10_000 });
+          await until(() => k.calls.length === 1, 5000, "the call to start");
+          controller.abort("user pressed stop");
+          await pending.then(
+            () => assert.unreachable("the call should reject locally"),
+            () => undefined,
+          );
+          await until(() => k.calls[0]!.call.signal.aborted && k.calls[0]!.outcome === "error", 5000, `the pipeline to see the abort (${mode})`);
+        } finally {
+          await client.close();
+        }
+      },
+      { mcpStateful: mode === "session" },
+    );
+  }
+});
+
+test("a client that disconnects aborts the pipeline (stateless and in a session)", async () => {
+  for (const stateful of [false, true]) {
+    await withKernel(
+      async (k) => {
+        await k.deployWrapper("slow", SLOW);
+        let session: Record<string, string> = {};
+        if (stateful) {
+          const init = await post(k.url, INITIALIZE);
+          session = { "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-06-18" };
+          await post(k.url, { jsonrpc: "2.0", method: "notifications/initialized" }, session);
+        }
+        const req = openRequest(`${k.url}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...session } });
+        req.on("error", () => undefined);
+        req.end(JSON.stringify(callSlow(7)));
+        await until(() => k.calls.length === 1, 5000, "the call to start");
+        req.destroy();
+        await until(() => k.calls[0]!.call.signal.aborted, 5000, `the abort (stateful: ${stateful})`);
+      },
+      { mcpStateful: stateful },
+    );
+  }
+});
+
+test("two clients using identical JSON-RPC ids each get their own results", async () => {
+  for (const stateful of [false, true]) {
+    await withKernel(
+      async (k) => {
+        await k.deployWrapper("echo", ECHO);
+        const a = await httpClient(k.url);
+        const b = await httpClient(k.url);
+        try {
+          const results = await Promise.all([
+            a.client.callTool({ name: "echo", arguments: { text: "from a", delay_ms: 150 } }),
+            b.client.callTool({ name: "echo", arguments: { text: "from b", delay_ms: 10 } }),
+            a.client.callTool({ name: "echo", arguments: { text: "a again", delay_ms: 5 } }),
+            b.client.callTool({ name: "echo", arguments: { text: "b again", delay_ms: 100 } }),
+          ]);
+          assert.equal(
+            results.map((r) => JSON.parse(text(r)).echo),
+            ["from a", "from b", "a again", "b again"],
+          );
+          const ids = k.calls.map((c) => c.call.requestId);
+          assert.ok(new Set(ids).size < ids.length, `the clients really reused ids: ${ids.join(",")}`);
+        } finally {
+          await a.client.close();
+          await b.client.close();
+        }
+      },
+      { mcpStateful: stateful },
+    );
+  }
+});
+
+test.run();
