@@ -27,7 +27,8 @@ export type KernelErrorCode =
   | "KERNEL_ERR_HOOK"
   | "KERNEL_ERR_TOKEN_DUPLICATE"
   | "KERNEL_ERR_SOURCE_DUPLICATE"
-  | "KERNEL_ERR_ALREADY_LISTENING";
+  | "KERNEL_ERR_ALREADY_LISTENING"
+  | "KERNEL_ERR_KV_CONNECT";
 
 /** The message of any thrown value, for error texts that name a cause. */
 export function messageOf(cause: unknown): string {
@@ -79,6 +80,8 @@ export const kernelErrors = {
       `Plugin '${plugin}' registers a deploy source handler for '${kind}', which is already handled.`,
     ),
   alreadyListening: () => new KernelError("KERNEL_ERR_ALREADY_LISTENING", "The kernel is already listening."),
+  kvConnect: (target: string, reason: string, cause?: unknown) =>
+    new KernelError("KERNEL_ERR_KV_CONNECT", `Cannot connect to Redis at ${target}: ${reason}`, { cause }),
 };
 
 /** Error type names of the spec's error body, by status class. */

@@ -11,6 +11,15 @@ export { createModuleLoader, type ModuleLoader } from "./module-loader.js";
 export { readConfigFile, readDotEnv, CONFIG_FILE_NAMES, type ConfigFile, type PluginSpec } from "./config-sources.js";
 export { loadSettings, settingFields, type Settings, type SettingKey, type SettingSources } from "./settings.js";
 export { packageVersion } from "./version.js";
+export {
+  connectRedisKeyv,
+  closeKeyv,
+  redisClientOf,
+  DEFAULT_REDIS_CONNECT_TIMEOUT_MS,
+  type RedisKeyvOptions,
+} from "./kv/redis-keyv.js";
+export { parseRedisTarget, type RedisTarget } from "./kv/redis-target.js";
+export { Keyv } from "keyv";
 export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
 export { formatIssues, parseOr400 } from "./validation.js";

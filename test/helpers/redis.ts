@@ -1,0 +1,115 @@
+/**
+ * @module Test helpers: a real `redis-server` on a free loopback port, in its own temp directory.
+ * Tests that need Redis call `redisSkipReason()` and skip with that reason when the binary is missing
+ * (CI installs it through `.ci/run`).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+
+export interface RedisServerOptions {
+  /** Sets `requirepass`: clients must authenticate with this password (as `redis://:password@…`). */
+  password?: string;
+}
+
+export interface TestRedis {
+  /** Connection URL, with the password when one was set. */
+  url: string;
+  port: number;
+  /** Kills the server and removes its directory. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+
+/** The redis-server binary: /usr/bin/redis-server, else the first one on PATH; null when none. */
+export function redisServerPath(): string | null {
+  const candidates = ["/usr/bin/redis-server", ...(process.env.PATH ?? "").split(delimiter).map((dir) => join(dir, "redis-server"))];
+  return candidates.find((path) => path && existsSync(path)) ?? null;
+}
+
+/** Why Redis tests cannot run here, or null when they can. */
+export function redisSkipReason(): string | null {
+  return redisServerPath() ? null : "redis-server is not installed (apt-get install redis-server); Redis tests skipped";
+}
+
+/** A port that was free a moment ago (`--port 0` disables TCP in redis-server instead of choosing one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRedis(options: RedisServerOptions = {}): Promise<TestRedis> {
+  const binary = redisServerPath();
+  if (!binary) throw new Error(redisSkipReason() ?? "redis-server missing");
+  const dir = await mkdtemp(join(tmpdir(), "svc-redis-"));
+  const port = await freePort();
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"];
+  if (options.password !== undefined) args.push("--requirepass", options.password);
+  const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await killAndWait(child);
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilAnswering(port, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const auth = options.password !== undefined ? `:${encodeURIComponent(options.password)}@` : "";
+  return { url: `redis://${auth}127.0.0.1:${port}`, port, stop };
+}
+
+/** Polls with a raw PING until the server replies anything (even -NOAUTH means it is up). */
+async function waitUntilAnswering(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}: ${output()}`);
+    if (await pingOnce(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`redis-server did not answer on port ${port} within ${READY_TIMEOUT_MS} ms: ${output()}`);
+}
+
+function pingOnce(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once("error", () => done(false));
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", () => done(true));
+  });
+}
+
+function killAndWait(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
