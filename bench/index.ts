@@ -1,7 +1,8 @@
 /**
  * @module `npm run bench`: svc against a bare node:http server measured in the same run, each in
  * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
- * chat streaming (chunks per second, time to first byte) against a bare SSE server.
+ * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
+ * `tools/call` against `/run` for the same pipeline.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -9,6 +10,7 @@ import autocannon from "autocannon";
 import { NOOP_WRAPPER } from "./server.js";
 import { engineBench } from "./engine.js";
 import { streamingBench } from "./streaming.js";
+import { mcpBench } from "./mcp.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -102,6 +104,7 @@ for (const s of scenarios) {
 }
 const deployP50 = await deployLatency(targets.svc.port);
 const streaming = await streamingBench({ bare: targets.bare.port, svc: targets.svc.port });
+const mcp = await mcpBench(targets.svc.port, () => cpu(targets.svc.child), ROUNDS, DURATION_S);
 for (const { child } of Object.values(targets)) child.kill();
 
 const baseline = new Map(rows.filter((r) => r[0] === "bare").map((r) => [r[1], Number(r[2])]));
@@ -120,4 +123,5 @@ console.log(
 );
 
 for (const line of streaming) console.log(line);
+for (const line of mcp) console.log(line);
 for (const line of await engineBench()) console.log(line);

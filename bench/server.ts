@@ -14,6 +14,7 @@ import { createKernel, definePlugin, Logger } from "svc";
 import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import { openaiPlugin } from "../plugins/openai/index.js";
+import mcpPlugin from "../plugins/mcp/index.js";
 
 export const NOOP_WRAPPER = `import { BasePipelineWrapper } from "svc";
 export class PipelineWrapper extends BasePipelineWrapper {
@@ -79,8 +80,8 @@ async function svc(): Promise<void> {
     },
   });
   const kernel = await createKernel({
-    settings: { host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
-    plugins: [managementPlugin(), runApiPlugin(), openaiPlugin(), bench],
+    settings: { mcpJsonResponse: process.env.BENCH_MCP_JSON === "1", host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
+    plugins: [managementPlugin(), runApiPlugin(), openaiPlugin(), mcpPlugin(), bench],
     logger: new Logger("ERROR"),
   });
   await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });

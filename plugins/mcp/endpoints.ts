@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { PluginApi, RequestContext } from "svc";
 import { SessionTable, type Session } from "./sessions.js";
+import { HttpRefusal, StatelessTransport } from "./stateless-transport.js";
 import type { ToolServer } from "./tool-server.js";
 
 export interface McpEndpointOptions {
@@ -75,12 +76,20 @@ export class McpEndpoints {
 
   /** One fresh server and transport for this request only (never reused: SDK #2704, GHSA-345p). */
   private async stateless(c: RequestContext, body: unknown): Promise<void> {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: this.options.jsonResponse });
+    const transport = new StatelessTransport(c.req, c.res, this.options.jsonResponse);
     const server = this.tools.createServer("streamable-http");
-    // Closing the server aborts its running handlers: a disconnect cancels the tool call.
-    c.res.once("close", () => void server.close().catch(() => undefined));
     await server.connect(transport);
-    await transport.handleRequest(c.req, c.res, body);
+    // Closing the server aborts its running handlers: a disconnect cancels the tool call. A finished
+    // exchange needs no close: nothing outlives the request.
+    c.res.once("close", () => {
+      if (!c.res.writableFinished) void server.close().catch(() => undefined);
+    });
+    try {
+      transport.receive(body);
+    } catch (error) {
+      if (!(error instanceof HttpRefusal)) throw error;
+      rpcError(c.res, error.status, error.code, error.message);
+    }
   }
 
   private async openSession(c: RequestContext, body: unknown): Promise<void> {

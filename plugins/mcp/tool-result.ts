@@ -18,7 +18,12 @@ export function toToolResult(value: unknown): CallToolResult {
   if (typeof value === "string") return textResult(value);
   if (value === undefined || value === null) return textResult("");
   if (isCallToolResult(value)) return value;
-  return textResult(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+  try {
+    return textResult(JSON.stringify(value));
+  } catch {
+    // BigInts (and only they, among JSON-like values) cannot be stringified as they are.
+    return textResult(JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v)));
+  }
 }
 
 /** A tool failure the caller can act on: its message is shown as it is, without a stack. */

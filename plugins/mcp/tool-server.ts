@@ -8,6 +8,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Logger, NOOP_TRACER, type Span, type Tracer } from "svc";
 import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
@@ -56,6 +57,10 @@ interface ToolEntry {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+// The SDK builds an Ajv instance per Server unless given one; a server per request makes that the
+// main cost of a stateless call. One validator (it caches compiled schemas) serves every server.
+const sharedValidator = new AjvJsonSchemaValidator();
 
 export class ToolServer {
   readonly log: Logger;
@@ -127,7 +132,7 @@ export class ToolServer {
   createServer(transport: McpTransportKind): Server {
     const server = new Server(
       { name: this.options.name ?? "svc-mcp-server", version: this.options.version ?? "0.0.0" },
-      { capabilities: { tools: { listChanged: true } }, ...(this.options.instructions ? { instructions: this.options.instructions } : {}) },
+      { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator, ...(this.options.instructions ? { instructions: this.options.instructions } : {}) },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools as Tool[] }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
