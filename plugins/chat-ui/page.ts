@@ -40,6 +40,7 @@ export function chatPage(options: PageOptions): string {
     <title>svc chat</title>
     <link rel="icon" href="${asset("favicon.svg")}" type="image/svg+xml">
     <link rel="stylesheet" href="${asset("chat.css")}">
+    <link rel="stylesheet" href="${asset("answer.css")}">
     <script type="module" src="${asset("app.js")}"></script>
   </head>
   <body data-api-base="${escapeAttr(options.apiBase)}"${model}>

@@ -76,7 +76,10 @@ export class PipelineWrapper extends BasePipelineWrapper {
       return;
     }
     if (question.startsWith("edit")) {
+      yield createStatusEvent("Thinking quietly", false, true);
+      yield createStatusEvent("Editing");
       yield "Draft answer";
+      yield createStatusEvent("Editing", true);
       yield createReplaceEvent("Final answer");
       yield createMessageEvent(" with an appended line.");
       yield createNotificationEvent("Edited the answer", "warning");
@@ -102,7 +105,7 @@ export async function startChatSvc(options: ChatSvcOptions = {}): Promise<Runnin
     writeFileSync(join(dir, "chat_ui_probe", "pipeline_wrapper.ts"), PROBE_WRAPPER);
   }
   const args = ["run", "--host", "127.0.0.1", "--port", "0", "--pipelines-dir", dir, "--with-chat-ui", ...(options.args ?? [])];
-  return startSvc(args, { env: { UI_EVENTS_DEMO_DELAY_MS: "40", ...options.env } });
+  return startSvc(args, { env: { UI_EVENTS_DEMO_DELAY_MS: "60", ...options.env } });
 }
 
 export interface WatchedPage {

@@ -98,6 +98,8 @@ it("keeps the conversation for the session, starts a new one, and sends on Enter
     assert.is(await page.locator("article.message.user .bubble").innerText(), "edit\nplease");
     assert.is(await answer.locator(".content").innerText(), "Final answer with an appended line.", "replace, then message appends");
     assert.is(await page.locator(".toast.warning .toast-text").innerText(), "Edited the answer");
+    assert.equal(await answer.locator(".step .text").allInnerTexts(), ["Editing"], "a hidden status is not shown");
+    assert.is(await answer.locator(".step.done").count(), 1, "a done status completes its step");
 
     await input.fill("second question");
     await page.keyboard.press("Enter");

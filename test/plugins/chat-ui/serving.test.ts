@@ -96,7 +96,7 @@ test("every module the page imports is served, as JavaScript, from this server",
       }
     }
     assert.ok(seen.has("vendor/marked.js") && seen.has("vendor/purify.js"), [...seen].join(", "));
-    for (const file of ["chat.css", "favicon.svg"]) assert.is((await fetch(`${k.url}/chat/${file}`)).status, 200, file);
+    for (const file of ["chat.css", "answer.css", "favicon.svg"]) assert.is((await fetch(`${k.url}/chat/${file}`)).status, 200, file);
   }));
 
 test("the vendor files are the installed packages' ES builds, with ETag and gzip", () =>
