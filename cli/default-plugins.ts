@@ -12,11 +12,14 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:openai": async () => (await import("../plugins/openai/index.js")).default,
   "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
   "svc:mcp": async () => (await import("../plugins/mcp/index.js")).default,
+  "svc:chat-ui": async () => (await import("../plugins/chat-ui/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
-export function defaultPluginSpecs(_settings: Settings): PluginSpec[] {
-  return ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"].map((use) => ({ use, from: "the default plugin set" }));
+export function defaultPluginSpecs(settings: Settings): PluginSpec[] {
+  const names = ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
+  if (settings.chatUiEnabled) names.push("svc:chat-ui");
+  return names.map((use) => ({ use, from: "the default plugin set" }));
 }
 
 /** The default set of `svc mcp run`: the engine (YAML pipelines) and the MCP server. */

@@ -156,6 +156,11 @@ export const settingFields = {
   }),
   chatUiEnabled: field(boolean(), { env: "SERVICE_CHAT_UI_ENABLED", flag: "--with-chat-ui", default: false, help: "Serve the embedded chat UI." }),
   chatUiPath: field(pathPrefix(), { env: "SERVICE_CHAT_UI_PATH", default: "/chat", help: "Where the chat UI is served." }),
+  chatUiDefaultModel: field(optionalText(), {
+    env: "SERVICE_CHAT_UI_DEFAULT_MODEL",
+    default: undefined,
+    help: "Pipeline the chat UI selects first (else the only one, if there is one).",
+  }),
 };
 
 type Fields = typeof settingFields;

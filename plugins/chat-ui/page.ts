@@ -1,0 +1,71 @@
+/**
+ * @module The chat page: a small HTML shell whose URLs carry the root path, so it works behind a
+ * proxy that strips `--root-path`. Configuration travels in `data-` attributes (no inline script),
+ * and the Content-Security-Policy allows scripts, styles, images and requests from this server only.
+ */
+
+/** No inline scripts or styles, nothing from another origin; images only from here or data: URLs. */
+export const CHAT_UI_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join("; ");
+
+export interface PageOptions {
+  /** Where the UI's files are, as the browser sees it: root path + UI path. */
+  readonly assetBase: string;
+  /** Prefix of the API routes as the browser sees them: the root path ("" or "/svc"). */
+  readonly apiBase: string;
+  readonly defaultModel?: string;
+}
+
+function escapeAttr(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+export function chatPage(options: PageOptions): string {
+  const asset = (file: string) => escapeAttr(`${options.assetBase}/${file}`);
+  const model = options.defaultModel ? ` data-default-model="${escapeAttr(options.defaultModel)}"` : "";
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+    <meta name="color-scheme" content="light dark">
+    <title>svc chat</title>
+    <link rel="icon" href="${asset("favicon.svg")}" type="image/svg+xml">
+    <link rel="stylesheet" href="${asset("chat.css")}">
+    <link rel="stylesheet" href="${asset("answer.css")}">
+    <script type="module" src="${asset("app.js")}"></script>
+  </head>
+  <body data-api-base="${escapeAttr(options.apiBase)}"${model}>
+    <div class="app">
+      <header class="bar">
+        <h1 class="title">svc chat</h1>
+        <select id="model" class="picker" aria-label="Pipeline" disabled>
+          <option value="">Loading pipelines…</option>
+        </select>
+        <button type="button" id="new-chat" class="button ghost">New chat</button>
+      </header>
+      <main id="log" class="log" aria-label="Conversation">
+        <div id="messages" class="messages" role="log" aria-live="polite"></div>
+        <p id="empty" class="empty">Pick a pipeline and send a message.</p>
+      </main>
+      <button type="button" id="jump" class="jump" aria-label="Scroll to the latest message" hidden>↓</button>
+      <form id="composer" class="composer">
+        <textarea id="input" class="input" rows="1" aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" autocomplete="off"></textarea>
+        <button type="submit" id="send" class="button primary">Send</button>
+        <button type="button" id="stop" class="button danger" aria-label="Stop generating" hidden>Stop</button>
+      </form>
+    </div>
+    <div id="toasts" class="toasts" role="status" aria-live="polite"></div>
+    <noscript><p class="noscript">The chat needs JavaScript.</p></noscript>
+  </body>
+</html>
+`;
+}
