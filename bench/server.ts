@@ -80,7 +80,7 @@ async function svc(): Promise<void> {
     },
   });
   const kernel = await createKernel({
-    settings: { mcpJsonResponse: process.env.BENCH_MCP_JSON === "1", host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
+    settings: { host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
     plugins: [managementPlugin(), runApiPlugin(), openaiPlugin(), mcpPlugin(), bench],
     logger: new Logger("ERROR"),
   });
