@@ -11,13 +11,29 @@ export const EXECUTION_ID = /^[0-9a-z]{19}$/;
 const PROCESS_TAG = Array.from({ length: 6 }, () => randomInt(36).toString(36)).join("");
 const COUNTER_SPACE = 36 ** 4;
 let lastMs = 0;
+let lastTimePart = "";
 let counter = 0;
 
 export function newExecutionId(now = Date.now()): string {
   // Never go back in time: a clock step backwards must not break the order of this process's ids.
-  lastMs = Math.max(lastMs, now);
+  if (now > lastMs || lastTimePart === "") {
+    lastMs = Math.max(lastMs, now);
+    lastTimePart = lastMs.toString(36).padStart(9, "0");
+  }
   counter = (counter + 1) % COUNTER_SPACE;
-  return lastMs.toString(36).padStart(9, "0") + counter.toString(36).padStart(4, "0") + PROCESS_TAG;
+  return lastTimePart + counter.toString(36).padStart(4, "0") + PROCESS_TAG;
+}
+
+let isoMs = -1;
+let isoText = "";
+
+/** `new Date(ms).toISOString()`, reused within a millisecond (it is costly on the run path). */
+export function isoTime(ms: number): string {
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
 }
 
 const CURSOR_PREFIX = "e1.";

@@ -1,12 +1,13 @@
 /**
  * @module The `run` interceptor that writes execution records. A record is written `running` when
- * the call starts and again when it ends: when the wrapper returns, or for a streamed result when
- * the stream's consumption ends. Writes never hold up or fail a run: they are not awaited, at most
+ * the call starts (a turn later: a run already over by then is written once, final) and again when
+ * it ends: when the wrapper returns, or for a streamed result when the stream's consumption ends.
+ * Writes never hold up or fail a run: they are not awaited, at most
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
 import { SseStream, isStreamable, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
-import { newExecutionId } from "./execution-id.js";
+import { isoTime, newExecutionId } from "./execution-id.js";
 import { traceIdOf } from "./trace-id.js";
 import { trackStream, type StreamOutcome } from "./tracked-stream.js";
 
@@ -42,6 +43,7 @@ export class ExecutionRecorder {
 
   /** Waits (a bounded time) for the writes in flight, before the index closes. */
   async flush(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve)); // first writes still waiting for their turn
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_TIMEOUT_MS)))]);
@@ -50,21 +52,36 @@ export class ExecutionRecorder {
 
   private begin(call: RunCall): RunRecord {
     const startedMs = Date.now();
-    const record: ExecutionRecord = {
-      id: newExecutionId(startedMs),
-      pipeline: call.pipeline,
-      transport: call.transport,
-      method: call.method,
-      status: "running",
-      started_at: new Date(startedMs).toISOString(),
-      ended_at: null,
-      duration_ms: null,
-      error: null,
-      trace_id: traceIdOf(call.span),
-      request_id: call.requestId ?? null,
-    };
-    const started = this.write(() => this.index.recordStart(record));
-    return new RunRecord(record, performance.now(), (final) => void started.then(() => this.write(() => this.index.recordFinish(final))));
+    const run = new RunRecord(
+      {
+        id: newExecutionId(startedMs),
+        pipeline: call.pipeline,
+        transport: call.transport,
+        method: call.method,
+        status: "running",
+        started_at: isoTime(startedMs),
+        ended_at: null,
+        duration_ms: null,
+        error: null,
+        trace_id: traceIdOf(call.span),
+        request_id: call.requestId ?? null,
+      },
+      performance.now(),
+      (final) => this.stored(run, final),
+    );
+    // The first write waits a turn: a run that is over by then is written once, already final.
+    if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
+    return run;
+  }
+
+  private readonly queued: RunRecord[] = [];
+  private readonly writeQueued = () => {
+    for (const run of this.queued.splice(0)) run.written = this.write(() => this.index.recordStart(run.final ?? run.record));
+  };
+
+  /** The final record of a run whose start is already being written replaces it afterwards. */
+  private stored(run: RunRecord, final: ExecutionRecord): void {
+    if (run.written) void run.written.then(() => this.write(() => this.index.recordFinish(final)));
   }
 
   private write(op: () => Promise<void>): Promise<void> {
@@ -78,14 +95,17 @@ export class ExecutionRecorder {
     } catch (error) {
       pending = Promise.reject(error);
     }
-    const tracked = pending.then(
+    const tracked: Promise<void> = pending.then(
       () => {
+        this.inFlight.delete(tracked);
         this.lastFailure = "";
       },
-      (error: unknown) => this.failed(error),
+      (error: unknown) => {
+        this.inFlight.delete(tracked);
+        this.failed(error);
+      },
     );
     this.inFlight.add(tracked);
-    void tracked.finally(() => this.inFlight.delete(tracked));
     return tracked;
   }
 
@@ -100,26 +120,28 @@ export class ExecutionRecorder {
 
 /** One invocation's record, finished exactly once. */
 class RunRecord {
-  private finished = false;
+  /** Set once the first write is under way. */
+  written?: Promise<void>;
+  final?: ExecutionRecord;
 
   constructor(
-    private readonly record: ExecutionRecord,
+    readonly record: ExecutionRecord,
     private readonly startedAt: number,
-    private readonly store: (final: ExecutionRecord) => void,
+    private readonly stored: (final: ExecutionRecord) => void,
   ) {}
 
   finish(status: ExecutionStatus, error?: unknown): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.final) return;
     const endedMs = Date.now();
     const message = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
-    this.store({
+    this.final = {
       ...this.record,
       status,
-      ended_at: new Date(endedMs).toISOString(),
+      ended_at: isoTime(endedMs),
       duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
       error: message,
-    });
+    };
+    this.stored(this.final);
   }
 
   /** A consumer that stops early after the client left cancelled the run; one that had all it needed did not. */
