@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { createServer } from "node:http";
 import { createContainer, definePlugin, EXECUTION_INDEX, loadSettings, requestState, type ExecutionIndex, type Span } from "svc";
 import { MemoryExecutionIndex } from "../../../plugins/monitoring/memory-index.js";
-import { defaultPluginSpecs } from "../../../cli/default-plugins.js";
+import { defaultPluginSpecs, mcpPluginSpecs } from "../../../cli/default-plugins.js";
 import { openRequest, until } from "../../helpers/http.js";
 import { startKernel } from "../../helpers/kernel.js";
 import managementPlugin from "../../../plugins/management/index.js";
@@ -240,10 +240,12 @@ test("an index that fails or never answers does not break or hold up a run; the 
   }
 });
 
-test("svc run loads monitoring by default; --without-monitoring leaves it out", () => {
+test("svc run and svc mcp run load monitoring by default; --without-monitoring leaves it out", () => {
   const names = (flags: Record<string, unknown>) => defaultPluginSpecs(loadSettings({ flags })).map((s) => s.use);
   assert.ok(names({}).includes("svc:monitoring"));
   assert.not.ok(names({ monitoringEnabled: false }).includes("svc:monitoring"));
+  assert.ok(mcpPluginSpecs(loadSettings()).some((s) => s.use === "svc:monitoring"));
+  assert.not.ok(mcpPluginSpecs(loadSettings({ flags: { monitoringEnabled: false } })).some((s) => s.use === "svc:monitoring"));
   assert.not.ok(defaultPluginSpecs(loadSettings({ env: { SERVICE_MONITORING_ENABLED: "false" } })).some((s) => s.use === "svc:monitoring"));
 });
 
