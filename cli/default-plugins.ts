@@ -13,16 +13,20 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
   "svc:mcp": async () => (await import("../plugins/mcp/index.js")).default,
   "svc:chat-ui": async () => (await import("../plugins/chat-ui/index.js")).default,
+  "svc:monitoring": async () => (await import("../plugins/monitoring/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(settings: Settings): PluginSpec[] {
   const names = ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
   if (settings.chatUiEnabled) names.push("svc:chat-ui");
+  if (settings.monitoringEnabled) names.push("svc:monitoring");
   return names.map((use) => ({ use, from: "the default plugin set" }));
 }
 
-/** The default set of `svc mcp run`: the engine (YAML pipelines) and the MCP server. */
-export function mcpPluginSpecs(_settings: Settings): PluginSpec[] {
-  return ["svc:engine", "svc:mcp"].map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
+/** The default set of `svc mcp run`: the engine (YAML pipelines), the MCP server, and monitoring (tool calls are runs too). */
+export function mcpPluginSpecs(settings: Settings): PluginSpec[] {
+  const names = ["svc:engine", "svc:mcp"];
+  if (settings.monitoringEnabled) names.push("svc:monitoring");
+  return names.map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
 }

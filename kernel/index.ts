@@ -20,6 +20,14 @@ export {
 } from "./kv/redis-keyv.js";
 export { parseRedisTarget, type RedisTarget } from "./kv/redis-target.js";
 export { Keyv } from "keyv";
+export {
+  EXECUTION_STATUSES,
+  type ExecutionIndex,
+  type ExecutionPage,
+  type ExecutionQuery,
+  type ExecutionRecord,
+  type ExecutionStatus,
+} from "./execution-index.js";
 export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
 export { formatIssues, parseOr400 } from "./validation.js";

@@ -129,6 +129,21 @@ export const settingFields = {
     default: true,
     help: "Durable execution index and its routes.",
   }),
+  monitoringRedisUrl: field(optionalText(), {
+    env: "SERVICE_MONITORING_REDIS_URL",
+    default: undefined,
+    help: "Keep the execution index in Redis (redis://, rediss://, or comma-separated cluster nodes) instead of memory.",
+  }),
+  monitoringMaxRecords: field(integer(1, 10_000_000), {
+    env: "SERVICE_MONITORING_MAX_RECORDS",
+    default: 10_000,
+    help: "Execution records kept; the oldest are dropped beyond it.",
+  }),
+  monitoringRetentionHours: field(integer(1, 87_600), {
+    env: "SERVICE_MONITORING_RETENTION_HOURS",
+    default: 168,
+    help: "Hours an execution record is kept after it was last written.",
+  }),
   tracingToken: field(optionalText(), { env: "SERVICE_TRACING_TOKEN", default: undefined, help: "Operator bearer token for GET /traces." }),
   tracingBufferCapacity: field(integer(1, 100_000), { env: "SERVICE_TRACING_BUFFER_CAPACITY", default: 200, help: "Traces kept in memory." }),
   tracingDefaultLimit: field(integer(1), { env: "SERVICE_TRACING_DEFAULT_LIMIT", default: 25, help: "Default GET /traces snapshot size." }),

@@ -8,6 +8,7 @@ import type { PipelineRegistry } from "./registry.js";
 import type { Tracer } from "./hooks/tracer.js";
 import type { DeployService } from "./deploy/deploy-service.js";
 import type { RouteInfo } from "./http/app.js";
+import type { ExecutionIndex } from "./execution-index.js";
 
 /** A symbol that carries the type of the value registered under it. */
 export type Token<T> = symbol & { readonly __value?: T };
@@ -27,6 +28,9 @@ export const TRACER = token<Tracer>("tracer");
 export const DEPLOYER = token<DeployService>("deployer");
 /** The routes plugins registered, with their documentation, for the OpenAPI document. */
 export const ROUTES = token<readonly RouteInfo[]>("routes");
+
+/** The execution index (monitoring): one record per pipeline invocation. */
+export const EXECUTION_INDEX = token<ExecutionIndex>("executionIndex");
 
 /** The container token holding the access policy of a scope. */
 export function accessToken(scope: string): symbol {

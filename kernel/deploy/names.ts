@@ -9,7 +9,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** First path segments of svc's own routes: a pipeline may not shadow them. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set([
   "status", "deploy_files", "deploy-files", "deploy-yaml", "undeploy", "docs", "docs-assets", "redoc", "openapi",
-  "v1", "chat", "models", "responses", "files", "traces", "mcp", "sse", "messages", "health", "metrics",
+  "v1", "chat", "models", "responses", "files", "traces", "executions", "mcp", "sse", "messages", "health", "metrics",
 ]);
 
 export function checkPipelineName(name: unknown): string {

@@ -1,0 +1,52 @@
+/**
+ * @module Execution ids and cursors. An id is 19 lowercase base-36 characters: the start time in
+ * milliseconds (9), a per-process counter (4) and a per-process tag (6). Ids sort like their start
+ * times (within a process strictly), so the index orders by id and a cursor is just the last id
+ * seen, wrapped so clients treat it as opaque.
+ */
+import { randomInt } from "node:crypto";
+
+export const EXECUTION_ID = /^[0-9a-z]{19}$/;
+
+const PROCESS_TAG = Array.from({ length: 6 }, () => randomInt(36).toString(36)).join("");
+const COUNTER_SPACE = 36 ** 4;
+let lastMs = 0;
+let lastTimePart = "";
+let counter = 0;
+
+export function newExecutionId(now = Date.now()): string {
+  // Never go back in time: a clock step backwards must not break the order of this process's ids.
+  if (now > lastMs || lastTimePart === "") {
+    lastMs = Math.max(lastMs, now);
+    lastTimePart = lastMs.toString(36).padStart(9, "0");
+  }
+  counter = (counter + 1) % COUNTER_SPACE;
+  return lastTimePart + counter.toString(36).padStart(4, "0") + PROCESS_TAG;
+}
+
+let isoMs = -1;
+let isoText = "";
+
+/** `new Date(ms).toISOString()`, reused within a millisecond (it is costly on the run path). */
+export function isoTime(ms: number): string {
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
+const CURSOR_PREFIX = "e1.";
+
+export function encodeCursor(id: string): string {
+  return Buffer.from(CURSOR_PREFIX + id).toString("base64url");
+}
+
+/** The id inside a cursor, or undefined when the text is not one of ours. */
+export function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, "base64url").toString();
+  if (!text.startsWith(CURSOR_PREFIX)) return undefined;
+  const id = text.slice(CURSOR_PREFIX.length);
+  return EXECUTION_ID.test(id) ? id : undefined;
+}

@@ -1,0 +1,48 @@
+/**
+ * @module svc:monitoring: the execution index. Every pipeline invocation that goes through the
+ * kernel's `run` hook (REST, OpenAI chat and Responses, MCP, CLI) gets a record; `GET /executions`
+ * and `GET /executions/{id}` list them for operators. The backend is the one registered under
+ * `EXECUTION_INDEX` by the host, else Redis when `SERVICE_MONITORING_REDIS_URL` is set (shared by
+ * workers, kept across restarts), else memory.
+ */
+import { EXECUTION_INDEX, definePlugin, type ExecutionIndex, type KernelPlugin } from "svc";
+import { MemoryExecutionIndex, type RetentionOptions } from "./memory-index.js";
+import { ExecutionRecorder } from "./recorder.js";
+import { RedisExecutionIndex } from "./redis-index.js";
+import { registerExecutionRoutes } from "./routes.js";
+
+export { MemoryExecutionIndex, type RetentionOptions } from "./memory-index.js";
+export { RedisExecutionIndex } from "./redis-index.js";
+
+export default function monitoringPlugin(): KernelPlugin {
+  let owned: ExecutionIndex | undefined;
+  let recorder: ExecutionRecorder | undefined;
+  return definePlugin({
+    name: "svc:monitoring",
+    async setup(kernel) {
+      const { settings, log } = kernel;
+      let index: ExecutionIndex;
+      if (kernel.container.isRegistered(EXECUTION_INDEX, true)) {
+        index = kernel.resolve(EXECUTION_INDEX);
+        log.debug("Execution index: the host's");
+      } else {
+        const retention: RetentionOptions = { maxRecords: settings.monitoringMaxRecords, retentionMs: settings.monitoringRetentionHours * 3_600_000 };
+        if (settings.monitoringRedisUrl) {
+          index = owned = await RedisExecutionIndex.connect({ url: settings.monitoringRedisUrl, retention, logger: log });
+          log.info("Execution index: Redis");
+        } else {
+          index = owned = new MemoryExecutionIndex(retention);
+          log.debug("Execution index: in memory");
+        }
+        kernel.provide(EXECUTION_INDEX, index);
+      }
+      recorder = new ExecutionRecorder(index, log);
+      kernel.hooks.run.tap(recorder.interceptor);
+      registerExecutionRoutes(kernel, index);
+    },
+    async close() {
+      await recorder?.flush();
+      await owned?.close?.();
+    },
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * @module The `run` interceptor that writes execution records. A record is written `running` when
+ * the call starts (a turn later: a run already over by then is written once, final) and again when
+ * it ends: when the wrapper returns, or for a streamed result when the stream's consumption ends.
+ * Writes never hold up or fail a run: they are not awaited, at most
+ * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
+ * for its start, and failures are logged, not thrown.
+ */
+import { SseStream, isStreamable, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
+import { isoTime, newExecutionId } from "./execution-id.js";
+import { traceIdOf } from "./trace-id.js";
+import { trackStream, type StreamOutcome } from "./tracked-stream.js";
+
+const MAX_ERROR_LENGTH = 2000;
+const FLUSH_TIMEOUT_MS = 2000;
+
+export class ExecutionRecorder {
+  private readonly inFlight = new Set<Promise<void>>();
+  private skipped = 0;
+  private lastFailure = "";
+
+  constructor(
+    private readonly index: ExecutionIndex,
+    private readonly log: Logger,
+    private readonly maxPending = 1000,
+  ) {}
+
+  readonly interceptor: Interceptor<RunCall, unknown> = async (call, next) => {
+    const run = this.begin(call);
+    let result: unknown;
+    try {
+      result = await next();
+    } catch (error) {
+      run.finish(call.signal.aborted ? "cancelled" : "failed", error);
+      throw error;
+    }
+    if (result instanceof SseStream) return new SseStream(trackStream(result.source, (o) => run.streamEnded(o, call.signal)));
+    if (isStreamable(result)) return trackStream(result, (o) => run.streamEnded(o, call.signal));
+    // Answered after the client left: nobody got the result.
+    run.finish(call.signal.aborted ? "cancelled" : "succeeded");
+    return result;
+  };
+
+  /** Waits (a bounded time) for the writes in flight, before the index closes. */
+  async flush(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve)); // first writes still waiting for their turn
+    if (this.inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_TIMEOUT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  private begin(call: RunCall): RunRecord {
+    const startedMs = Date.now();
+    const run = new RunRecord(
+      {
+        id: newExecutionId(startedMs),
+        pipeline: call.pipeline,
+        transport: call.transport,
+        method: call.method,
+        status: "running",
+        started_at: isoTime(startedMs),
+        ended_at: null,
+        duration_ms: null,
+        error: null,
+        trace_id: traceIdOf(call.span),
+        request_id: call.requestId ?? null,
+      },
+      performance.now(),
+      (final) => this.stored(run, final),
+    );
+    // The first write waits a turn: a run that is over by then is written once, already final.
+    if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
+    return run;
+  }
+
+  private readonly queued: RunRecord[] = [];
+  private readonly writeQueued = () => {
+    for (const run of this.queued.splice(0)) run.written = this.write(() => this.index.recordStart(run.final ?? run.record));
+  };
+
+  /** The final record of a run whose start is already being written replaces it afterwards. */
+  private stored(run: RunRecord, final: ExecutionRecord): void {
+    if (run.written) void run.written.then(() => this.write(() => this.index.recordFinish(final)));
+  }
+
+  private write(op: () => Promise<void>): Promise<void> {
+    if (this.inFlight.size >= this.maxPending) {
+      if (this.skipped++ % 1000 === 0) this.log.warn(`Execution index is not keeping up: ${this.skipped} record write(s) skipped so far`);
+      return Promise.resolve();
+    }
+    let pending: Promise<void>;
+    try {
+      pending = op();
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    const tracked: Promise<void> = pending.then(
+      () => {
+        this.inFlight.delete(tracked);
+        this.lastFailure = "";
+      },
+      (error: unknown) => {
+        this.inFlight.delete(tracked);
+        this.failed(error);
+      },
+    );
+    this.inFlight.add(tracked);
+    return tracked;
+  }
+
+  /** Logs a failing index once per distinct message, not once per run. */
+  private failed(error: unknown): void {
+    const message = messageOf(error);
+    if (message === this.lastFailure) return;
+    this.lastFailure = message;
+    this.log.warn(`Execution record not written: ${message}`);
+  }
+}
+
+/** One invocation's record, finished exactly once. */
+class RunRecord {
+  /** Set once the first write is under way. */
+  written?: Promise<void>;
+  final?: ExecutionRecord;
+
+  constructor(
+    readonly record: ExecutionRecord,
+    private readonly startedAt: number,
+    private readonly stored: (final: ExecutionRecord) => void,
+  ) {}
+
+  finish(status: ExecutionStatus, error?: unknown): void {
+    if (this.final) return;
+    const endedMs = Date.now();
+    const message = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
+    this.final = {
+      ...this.record,
+      status,
+      ended_at: isoTime(endedMs),
+      duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
+      error: message,
+    };
+    this.stored(this.final);
+  }
+
+  /** A consumer that stops early after the client left cancelled the run; one that had all it needed did not. */
+  streamEnded(outcome: StreamOutcome, signal: AbortSignal): void {
+    if (outcome.kind === "error") this.finish(signal.aborted ? "cancelled" : "failed", outcome.error);
+    else this.finish(outcome.kind === "return" && signal.aborted ? "cancelled" : "succeeded");
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * @module The Redis execution index, shared by every worker and surviving restarts. Records are
+ * Keyv entries (`<namespace>::<id>`, with the retention period as TTL); their order is a sorted set
+ * `<namespace>:order` whose members are the ids, all with score 0, so Redis keeps them in id order
+ * (= start order) and a page is one `ZRANGE … BYLEX REV`. The set is trimmed to the record cap every
+ * few starts; entries whose record expired are skipped and removed when a listing meets them.
+ */
+import { closeKeyv, connectRedisKeyv, redisClientOf, type ExecutionIndex, type ExecutionPage, type ExecutionQuery, type ExecutionRecord, type Keyv, type Logger } from "svc";
+import { matches, type RetentionOptions } from "./memory-index.js";
+
+/** The sorted-set commands Keyv has no API for (node-redis client or cluster). */
+interface OrderCommands {
+  zAdd(key: string, members: { score: number; value: string }): Promise<number>;
+  zRange(key: string, min: string, max: string, options: { BY: "LEX"; REV?: boolean; LIMIT: { offset: number; count: number } }): Promise<string[]>;
+  zRem(key: string, members: string[]): Promise<number>;
+  zCard(key: string): Promise<number>;
+}
+
+export const REDIS_NAMESPACE = "svc-executions";
+/** Check the set's size every few starts (one ZCARD), not on every write: a tenth of the cap, at most 64. */
+const MAX_TRIM_INTERVAL = 64;
+const SCAN_BATCH = 200;
+
+export class RedisExecutionIndex implements ExecutionIndex {
+  private readonly orderKey: string;
+  private startsSinceTrim = 0;
+  private readonly trimEvery: number;
+
+  private constructor(
+    private readonly keyv: Keyv<ExecutionRecord>,
+    private readonly order: OrderCommands,
+    private readonly retention: RetentionOptions,
+    namespace: string,
+  ) {
+    this.orderKey = `${namespace}:order`;
+    this.trimEvery = Math.max(1, Math.min(MAX_TRIM_INTERVAL, Math.floor(retention.maxRecords / 10)));
+  }
+
+  /** Connects (failing promptly with a clear message when Redis is unreachable or refuses the credentials). */
+  static async connect(options: { url: string; retention: RetentionOptions; namespace?: string; logger?: Logger; connectTimeoutMs?: number }): Promise<RedisExecutionIndex> {
+    const namespace = options.namespace ?? REDIS_NAMESPACE;
+    const keyv = await connectRedisKeyv<ExecutionRecord>({ url: options.url, namespace, logger: options.logger, connectTimeoutMs: options.connectTimeoutMs });
+    return new RedisExecutionIndex(keyv, redisClientOf(keyv) as unknown as OrderCommands, options.retention, namespace);
+  }
+
+  async recordStart(record: ExecutionRecord): Promise<void> {
+    await Promise.all([this.keyv.set(record.id, record, this.retention.retentionMs), this.order.zAdd(this.orderKey, { score: 0, value: record.id })]);
+    if (++this.startsSinceTrim >= this.trimEvery) {
+      this.startsSinceTrim = 0;
+      await this.trim();
+    }
+  }
+
+  async recordFinish(record: ExecutionRecord): Promise<void> {
+    await this.keyv.set(record.id, record, this.retention.retentionMs);
+  }
+
+  async get(id: string): Promise<ExecutionRecord | undefined> {
+    return (await this.keyv.get(id)) ?? undefined;
+  }
+
+  async list(query: ExecutionQuery): Promise<ExecutionPage> {
+    const found: ExecutionRecord[] = [];
+    let upper = query.before === undefined ? "+" : `(${query.before}`;
+    for (;;) {
+      const ids = await this.order.zRange(this.orderKey, upper, "-", { BY: "LEX", REV: true, LIMIT: { offset: 0, count: SCAN_BATCH } });
+      if (ids.length === 0) return { executions: found, next: null };
+      const records = await this.keyv.getMany(ids);
+      const gone: string[] = [];
+      for (const [i, id] of ids.entries()) {
+        const record = records[i];
+        if (!record) {
+          gone.push(id);
+          continue;
+        }
+        if (!matches(record, query)) continue;
+        if (found.length === query.limit) {
+          this.forget(gone);
+          return { executions: found, next: found[found.length - 1]!.id };
+        }
+        found.push(record);
+      }
+      this.forget(gone);
+      if (ids.length < SCAN_BATCH) return { executions: found, next: null };
+      upper = `(${ids[ids.length - 1]}`;
+    }
+  }
+
+  async close(): Promise<void> {
+    await closeKeyv(this.keyv);
+  }
+
+  /** Drops the oldest ids (and their records) beyond the cap; several workers trimming at once is harmless. */
+  private async trim(): Promise<void> {
+    const size = await this.order.zCard(this.orderKey);
+    const excess = size - this.retention.maxRecords;
+    if (excess <= 0) return;
+    const oldest = await this.order.zRange(this.orderKey, "-", "+", { BY: "LEX", LIMIT: { offset: 0, count: excess } });
+    if (oldest.length === 0) return;
+    await Promise.all([this.order.zRem(this.orderKey, oldest), this.keyv.deleteMany(oldest)]);
+  }
+
+  /** Removes ids whose record expired; best effort, in the background of a listing. */
+  private forget(ids: string[]): void {
+    if (ids.length > 0) this.order.zRem(this.orderKey, ids).catch(() => undefined);
+  }
+}
