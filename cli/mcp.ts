@@ -9,6 +9,7 @@ import { createKernel, loadPlugins, Logger, type SettingKey } from "svc";
 import { UsageError } from "./client.js";
 import { builtinPlugins, mcpPluginSpecs } from "./default-plugins.js";
 import { resolveConfig } from "./run-settings.js";
+import { shutdownOnSignals } from "./shutdown.js";
 
 interface McpFlags {
   host?: string;
@@ -81,23 +82,10 @@ async function runMcp(flags: McpFlags, cwd: string): Promise<void> {
     });
   }
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    log.info(`${signal} received: shutting down`);
-    Promise.resolve(stdioServer?.close())
-      .then(() => kernel.close())
-      .then(
-        () => process.exit(0),
-        (error) => {
-          log.error("Shutdown failed", error);
-          process.exit(1);
-        },
-      );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  const stop = shutdownOnSignals(log, async () => {
+    await stdioServer?.close();
+    await kernel.close();
+  });
   // A desktop client ends a stdio server by closing its stdin.
   if (stdio) process.stdin.once("end", () => stop("stdin closed"));
 }

@@ -6,6 +6,7 @@ import cluster from "node:cluster";
 import { createKernel, loadPlugins, Logger } from "svc";
 import { builtinPlugins } from "./default-plugins.js";
 import type { RunConfig } from "./run-settings.js";
+import { shutdownOnSignals } from "./shutdown.js";
 
 export async function serve({ settings, plugins }: RunConfig, cwd: string): Promise<void> {
   const log = new Logger(settings.logLevel);
@@ -20,22 +21,5 @@ export async function serve({ settings, plugins }: RunConfig, cwd: string): Prom
   });
   if (cluster.isWorker) process.send?.({ svc: "ready", port: address.port });
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) {
-      log.warn(`${signal} again: exiting now`);
-      process.exit(1);
-    }
-    stopping = true;
-    log.info(`${signal} received: shutting down`, { graceSeconds: settings.gracefulShutdownTimeout });
-    kernel.close().then(
-      () => process.exit(0),
-      (error) => {
-        log.error("Shutdown failed", error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  shutdownOnSignals(log, () => kernel.close(), { graceSeconds: settings.gracefulShutdownTimeout });
 }

@@ -54,6 +54,16 @@ export async function startMcpKernel(settings: KernelOptions["settings"] = {}): 
   };
 }
 
+/** Runs `fn` against a fresh MCP kernel and closes it whatever happens. */
+export async function withMcpKernel(fn: (k: McpKernel) => Promise<void>, settings: KernelOptions["settings"] = {}): Promise<void> {
+  const k = await startMcpKernel(settings);
+  try {
+    await fn(k);
+  } finally {
+    await k.close();
+  }
+}
+
 export const ECHO = wrapper(
   `async runApi(input: { text: string; delay_ms: number }) {
     await new Promise((r) => setTimeout(r, input.delay_ms));

@@ -2,19 +2,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CALC_YAML, CHAT_ONLY, ECHO, FAILING, SKIPPED, STREAMING, UPPER, httpClient, startMcpKernel, text, type McpKernel } from "./fixtures.js";
-
-async function withKernel(fn: (k: McpKernel) => Promise<void>, settings = {}): Promise<void> {
-  const k = await startMcpKernel(settings);
-  try {
-    await fn(k);
-  } finally {
-    await k.close();
-  }
-}
+import { CALC_YAML, CHAT_ONLY, ECHO, FAILING, SKIPPED, STREAMING, UPPER, httpClient, text, withMcpKernel } from "./fixtures.js";
 
 test("every deployed pipeline with runApi is a tool after the core tools; skipped ones are logged", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     await k.deployWrapper("echo", ECHO);
     await k.deployWrapper("upper", UPPER);
     await k.deployWrapper("hidden", SKIPPED);
@@ -39,7 +30,7 @@ test("every deployed pipeline with runApi is a tool after the core tools; skippe
   }));
 
 test("calling a pipeline tool runs it through the run hook with transport mcp", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     await k.deployWrapper("echo", ECHO);
     await k.deployWrapper("upper", UPPER);
     await k.deployWrapper("stream", STREAMING);
@@ -61,7 +52,7 @@ test("calling a pipeline tool runs it through the run hook with transport mcp", 
   }));
 
 test("bad arguments are rejected with the field named, before the pipeline runs", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     await k.deployWrapper("echo", ECHO);
     await k.kernel.deployer.deploy({ kind: "yaml", name: "calc", source: CALC_YAML });
     const { client } = await httpClient(k.url);
@@ -80,7 +71,7 @@ test("bad arguments are rejected with the field named, before the pipeline runs"
 
 test("a failing pipeline is an isError result naming the tool and the cause; tracebacks only when enabled", async () => {
   for (const showTracebacks of [false, true]) {
-    await withKernel(
+    await withMcpKernel(
       async (k) => {
         await k.deployWrapper("failing", FAILING);
         const { client } = await httpClient(k.url);
@@ -100,7 +91,7 @@ test("a failing pipeline is an isError result naming the tool and the cause; tra
 });
 
 test("management tools: statuses, deploy (validated and contained like REST), undeploy", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     const { client } = await httpClient(k.url);
     try {
       assert.is(text(await client.callTool({ name: "get_all_pipeline_statuses", arguments: {} })), "Available pipelines:");
@@ -143,7 +134,7 @@ test("management tools: statuses, deploy (validated and contained like REST), un
   }));
 
 test("SERVICE_MCP_MANAGEMENT_TOOLS=false leaves the core tools out", () =>
-  withKernel(
+  withMcpKernel(
     async (k) => {
       await k.deployWrapper("echo", ECHO);
       const { client } = await httpClient(k.url);
@@ -160,7 +151,7 @@ test("SERVICE_MCP_MANAGEMENT_TOOLS=false leaves the core tools out", () =>
   ));
 
 test("GET /status answers the MCP app's health check", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     const res = await fetch(`${k.url}/status`);
     assert.equal(await res.json(), { status: "ok" });
   }));

@@ -2,7 +2,7 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { openRequest, rawRequest, sleep, until } from "../../helpers/http.js";
-import { ECHO, SLOW, httpClient, sseClient, startMcpKernel, text, type McpKernel } from "./fixtures.js";
+import { ECHO, SLOW, httpClient, sseClient, text, withMcpKernel } from "./fixtures.js";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const INITIALIZE = {
@@ -13,21 +13,12 @@ const INITIALIZE = {
 };
 const callSlow = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: {} } });
 
-async function withKernel(fn: (k: McpKernel) => Promise<void>, settings = {}): Promise<void> {
-  const k = await startMcpKernel(settings);
-  try {
-    await fn(k);
-  } finally {
-    await k.close();
-  }
-}
-
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   return rawRequest(`${url}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
 }
 
 test("stateless by default: no session id, no server stream, tools/list without initialize", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     await k.deployWrapper("echo", ECHO);
     const { client, transport } = await httpClient(k.url);
     try {
@@ -44,7 +35,7 @@ test("stateless by default: no session id, no server stream, tools/list without 
   }));
 
 test("bad requests: malformed JSON, an oversized body, a foreign Host header", () =>
-  withKernel(
+  withMcpKernel(
     async (k) => {
       const malformed = await rawRequest(`${k.url}/mcp`, { method: "POST", headers: MCP_HEADERS, body: "{nope" });
       assert.is(malformed.status, 400);
@@ -58,7 +49,7 @@ test("bad requests: malformed JSON, an oversized body, a foreign Host header", (
   ));
 
 test("sessions: an id on initialize, list_changed over the session stream, 404 for an unknown id, DELETE ends it", () =>
-  withKernel(
+  withMcpKernel(
     async (k) => {
       const { client, transport } = await httpClient(k.url);
       let heard = 0;
@@ -87,7 +78,7 @@ test("sessions: an id on initialize, list_changed over the session stream, 404 f
   ));
 
 test("sessions are capped, and idle ones are reaped", () =>
-  withKernel(
+  withMcpKernel(
     async (k) => {
       const first = await post(k.url, INITIALIZE);
       assert.is(first.status, 200);
@@ -106,7 +97,7 @@ test("sessions are capped, and idle ones are reaped", () =>
   ));
 
 test("legacy SSE: list, call and list_changed", () =>
-  withKernel(async (k) => {
+  withMcpKernel(async (k) => {
     await k.deployWrapper("echo", ECHO);
     const client = await sseClient(k.url);
     let heard = 0;
@@ -127,7 +118,7 @@ test("legacy SSE: list, call and list_changed", () =>
 
 test("a client's cancel notification aborts the pipeline (sessions and SSE)", async () => {
   for (const mode of ["session", "sse"] as const) {
-    await withKernel(
+    await withMcpKernel(
       async (k) => {
         await k.deployWrapper("slow", SLOW);
         const client = mode === "sse" ? await sseClient(k.url) : (await httpClient(k.url)).client;
@@ -152,7 +143,7 @@ test("a client's cancel notification aborts the pipeline (sessions and SSE)", as
 
 test("a client that disconnects aborts the pipeline (stateless and in a session)", async () => {
   for (const stateful of [false, true]) {
-    await withKernel(
+    await withMcpKernel(
       async (k) => {
         await k.deployWrapper("slow", SLOW);
         let session: Record<string, string> = {};
@@ -175,7 +166,7 @@ test("a client that disconnects aborts the pipeline (stateless and in a session)
 
 test("two clients using identical JSON-RPC ids each get their own results", async () => {
   for (const stateful of [false, true]) {
-    await withKernel(
+    await withMcpKernel(
       async (k) => {
         await k.deployWrapper("echo", ECHO);
         const a = await httpClient(k.url);
