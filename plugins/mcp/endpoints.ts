@@ -105,8 +105,10 @@ export class McpEndpoints {
     transport.onclose = () => {
       if (session) this.sessions.delete(session.id);
     };
-    await this.tools.connect(transport, "streamable-http");
+    const server = await this.tools.connect(transport, "streamable-http");
     await transport.handleRequest(c.req, c.res, body);
+    // A refused initialize (a wrong Accept header, say) opened no session: let nothing linger.
+    if (!session) await server.close().catch(() => undefined);
   }
 
   /** GET: the session's server-to-client stream (list-changed notifications). */

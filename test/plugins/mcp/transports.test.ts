@@ -1,6 +1,7 @@
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { MCP_TOOL_SERVER } from "svc/mcp";
 import { openRequest, rawRequest, sleep, until } from "../../helpers/http.js";
 import { ECHO, SLOW, httpClient, sseClient, text, withMcpKernel } from "./fixtures.js";
 
@@ -73,6 +74,17 @@ test("sessions: an id on initialize, list_changed over the session stream, 404 f
       } finally {
         await client.close();
       }
+    },
+    { mcpStateful: true },
+  ));
+
+test("a refused initialize opens no session and leaves no server behind", () =>
+  withMcpKernel(
+    async (k) => {
+      const refused = await rawRequest(`${k.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(INITIALIZE) });
+      assert.is(refused.status, 406);
+      assert.is(refused.headers["mcp-session-id"], undefined);
+      assert.is(k.kernel.resolve(MCP_TOOL_SERVER).connections, 0);
     },
     { mcpStateful: true },
   ));
