@@ -32,6 +32,7 @@ export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
 export { formatIssues, parseOr400 } from "./validation.js";
 export * from "./tokens.js";
+export type { ObjectStore, ObjectStoreBackend } from "./object-store.js";
 export { PipelineRegistry, type DeployedPipeline, type PipelineCapabilities } from "./registry.js";
 export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";

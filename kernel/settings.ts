@@ -176,6 +176,34 @@ export const settingFields = {
     default: undefined,
     help: "Pipeline the chat UI selects first (else the only one, if there is one).",
   }),
+  objectStoreBackend: field(choice(["memory", "redis"]), {
+    env: "OBJECT_STORE_BACKEND",
+    default: "memory",
+    help: "Store behind `@obj_` references: `memory` (one process) or `redis`.",
+  }),
+  objectStoreRedisUrl: field(optionalText(), {
+    env: "OBJECT_STORE_REDIS_URL",
+    default: undefined,
+    help: "Redis URL of the `redis` store (`redis://`, `rediss://`, `user:password@`, comma-separated cluster hosts).",
+  }),
+  objectStoreTtl: field(integer(0), { env: "OBJECT_STORE_TTL", default: 600, help: "Seconds a stored object lives; 0 keeps it." }),
+  platformApiKey: field(optionalText(), { env: "PLATFORM_API_KEY", default: undefined, help: "Static API key of the platform tools." }),
+  platformApiUrl: field(optionalText(), {
+    env: "PLATFORM_API_URL",
+    default: undefined,
+    help: "Base URL of the platform API (default: the platform's public API).",
+  }),
+  platformWorkspace: field(optionalText(), {
+    env: "PLATFORM_WORKSPACE",
+    default: undefined,
+    help: "Fixed workspace of the platform tools; unset adds a `workspace` argument to each tool.",
+  }),
+  platformApiKeyFromAuthHeader: field(boolean(), {
+    env: "PLATFORM_API_KEY_FROM_AUTH_HEADER",
+    default: false,
+    help: "Take each call's platform key from its `Authorization: Bearer` header.",
+  }),
+  platformTools: field(list(), { env: "PLATFORM_TOOLS", default: [], help: "Platform tools to register (empty: all)." }),
 };
 
 type Fields = typeof settingFields;

@@ -9,6 +9,7 @@ import type { Tracer } from "./hooks/tracer.js";
 import type { DeployService } from "./deploy/deploy-service.js";
 import type { RouteInfo } from "./http/app.js";
 import type { ExecutionIndex } from "./execution-index.js";
+import type { ObjectStore } from "./object-store.js";
 
 /** A symbol that carries the type of the value registered under it. */
 export type Token<T> = symbol & { readonly __value?: T };
@@ -28,6 +29,8 @@ export const TRACER = token<Tracer>("tracer");
 export const DEPLOYER = token<DeployService>("deployer");
 /** The routes plugins registered, with their documentation, for the OpenAPI document. */
 export const ROUTES = token<readonly RouteInfo[]>("routes");
+/** The store behind `@obj_<id>` references (provided by the `svc:object-store` plugin). */
+export const OBJECT_STORE = token<ObjectStore>("object-store");
 
 /** The execution index (monitoring): one record per pipeline invocation. */
 export const EXECUTION_INDEX = token<ExecutionIndex>("executionIndex");
