@@ -1,0 +1,110 @@
+/**
+ * @module `configureMcpServer`: registers the platform tools on a tool server. Everything is
+ * checked before anything is registered or connected (no network calls: the store's Redis
+ * connection is the only I/O); a missing key, an unknown tool name or backend is a ValueError.
+ */
+import * as v from "valibot";
+import { Explorer, ValueError, initializeOrGetInitializedStore, type ExplorerOptions } from "svc/object-store";
+import type { ObjectStore } from "svc";
+import { buildTool, type PlatformTool } from "./build-tool.js";
+import { ALL_PLATFORM_TOOLS, TOOL_REGISTRY } from "./registry.js";
+import type { ToolServerLike } from "./tool-config.js";
+import { OBJECT_STORE_TOOLS, objectStoreTools } from "./tools/store-tools.js";
+
+export interface ConfigureOptions {
+  /** The tool server (`ToolServer` of `svc/mcp`, or anything with its `addTool`). */
+  mcpServerInstance?: ToolServerLike;
+  /** Names of the tools to register; all when absent. */
+  toolsToRegister?: Iterable<string>;
+  platformApiKey?: string;
+  /** Base URL of the platform API; the public API by default. */
+  platformApiUrl?: string;
+  /** Fixed workspace; absent, every workspace-scoped tool takes a required `workspace` argument. */
+  platformWorkspace?: string;
+  /** Accepted for compatibility; the documentation-search tool is not part of this library. */
+  platformDocsShareablePrototypeUrl?: string;
+  /** Take each call's key from its `Authorization: Bearer …` header (default false). */
+  getApiKeyFromAuthorizationHeader?: boolean;
+  /** `memory` (default) or `redis`. */
+  objectStoreBackend?: string;
+  objectStoreRedisUrl?: string;
+  /** Seconds (default 600); 0 keeps objects until deleted. */
+  objectStoreTtl?: number;
+  /** Use this store instead of initialising one from the three options above. */
+  objectStore?: ObjectStore;
+  /** Limits of the previews the tools return. */
+  explorerConfig?: ExplorerOptions;
+  /** Per-call time-out of platform requests in milliseconds (searches get 180 s). */
+  timeoutMs?: number;
+}
+
+export interface ConfiguredTools {
+  toolNames: string[];
+  objectStore: ObjectStore;
+}
+
+export async function configureMcpServer(options: ConfigureOptions): Promise<ConfiguredTools>;
+export async function configureMcpServer(server: ToolServerLike, options?: Omit<ConfigureOptions, "mcpServerInstance">): Promise<ConfiguredTools>;
+export async function configureMcpServer(first: ConfigureOptions | ToolServerLike, rest: ConfigureOptions = {}): Promise<ConfiguredTools> {
+  const options: ConfigureOptions = isServer(first) ? { ...rest, mcpServerInstance: first } : first;
+  const server = options.mcpServerInstance;
+  if (!isServer(server)) throw new ValueError("'mcpServerInstance' is required: pass the tool server to register the tools on.");
+  const headerMode = options.getApiKeyFromAuthorizationHeader ?? false;
+  if (!options.platformApiKey && !headerMode) {
+    throw new ValueError("API key is required for authentication. Please provide 'platformApiKey' or enable 'getApiKeyFromAuthorizationHeader'.");
+  }
+  if (options.platformApiUrl) checkUrl(options.platformApiUrl);
+  const names = options.toolsToRegister ? [...new Set(options.toolsToRegister)] : [...ALL_PLATFORM_TOOLS];
+  const unknown = names.filter((n) => !ALL_PLATFORM_TOOLS.includes(n)).sort();
+  if (unknown.length) throw new ValueError(`Unknown tools: ${unknown.join(", ")}\nAvailable tools: ${ALL_PLATFORM_TOOLS.join(", ")}`);
+  const ttl = options.objectStoreTtl;
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 0)) throw new ValueError(`'objectStoreTtl' must be a whole number of seconds (0 for no expiry), got ${ttl}.`);
+
+  const objectStore =
+    options.objectStore ??
+    (await initializeOrGetInitializedStore({ backend: options.objectStoreBackend ?? "memory", redisUrl: options.objectStoreRedisUrl, ttl }));
+  const storeTools = objectStoreTools(new Explorer(objectStore, options.explorerConfig));
+  for (const name of names) {
+    const entry = TOOL_REGISTRY.get(name);
+    const tool: PlatformTool = entry
+      ? buildTool(
+          entry.base,
+          { ...entry.config, explorerConfig: options.explorerConfig },
+          {
+            apiKey: options.platformApiKey,
+            workspace: options.platformWorkspace,
+            useRequestContext: headerMode,
+            baseUrl: options.platformApiUrl,
+            objectStore,
+            timeoutMs: options.timeoutMs,
+          },
+        )
+      : storeTools[name as (typeof OBJECT_STORE_TOOLS)[number]];
+    addTool(server, tool, { readOnlyHint: entry ? entry.readOnly : true });
+  }
+  return { toolNames: names, objectStore };
+}
+
+/** Registers a built tool (or any `ToolDefinition`) on a tool server. */
+export function addTool(server: ToolServerLike, tool: PlatformTool, annotations?: Record<string, unknown>): void {
+  server.addTool((args, ctx) => tool.handler(args, ctx), {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: v.object(tool.parameters),
+    ...(annotations ? { annotations } : {}),
+  });
+}
+
+function isServer(value: unknown): value is ToolServerLike {
+  return typeof (value as ToolServerLike | undefined)?.addTool === "function";
+}
+
+function checkUrl(url: string): void {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === "http:" || parsed.protocol === "https:") return;
+  } catch {
+    // reported below
+  }
+  throw new ValueError(`'platformApiUrl' must be an http(s) URL, got '${url}'.`);
+}
