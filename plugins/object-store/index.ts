@@ -26,6 +26,7 @@ export function objectStorePlugin(): KernelPlugin<v.InferOutput<typeof options>>
         backend: opts.backend ?? settings.objectStoreBackend,
         redisUrl: opts.redisUrl ?? settings.objectStoreRedisUrl,
         ttl: opts.ttl ?? settings.objectStoreTtl,
+        logger: kernel.log,
       });
       kernel.provide(OBJECT_STORE, store);
       kernel.log.info(`Object store: ${store.backend.kind} backend, TTL ${store.ttl}s`);
@@ -40,7 +41,7 @@ export function objectStorePlugin(): KernelPlugin<v.InferOutput<typeof options>>
 export default objectStorePlugin;
 
 export { MemoryBackend } from "./memory-backend.js";
-export { RedisBackend, connectRedisBackend, type RedisConnectOptions } from "./redis-backend.js";
+export { RedisBackend, connectRedisBackend, REDIS_NAMESPACE, type RedisConnectOptions } from "./redis-backend.js";
 export { ObjectStore, DEFAULT_TTL_SECONDS, toJson } from "./object-store.js";
 export {
   createObjectStore,

@@ -6,6 +6,7 @@
  */
 import { MemoryBackend } from "./memory-backend.js";
 import { DEFAULT_TTL_SECONDS, ObjectStore } from "./object-store.js";
+import type { Logger } from "svc";
 import { connectRedisBackend } from "./redis-backend.js";
 
 export const OBJECT_STORE_BACKENDS = ["memory", "redis"] as const;
@@ -25,6 +26,8 @@ export interface StoreOptions {
   ttl?: number;
   /** Connection time-out for Redis in milliseconds (default 5000). */
   connectTimeoutMs?: number;
+  /** Where errors of an established Redis connection are reported. */
+  logger?: Logger;
 }
 
 const stores = new Map<string, Promise<ObjectStore>>();
@@ -36,7 +39,7 @@ export function createObjectStore(options: StoreOptions = {}): Promise<ObjectSto
   if (backend === "memory") return Promise.resolve(new ObjectStore(new MemoryBackend(), ttl));
   if (backend === "redis") {
     if (!options.redisUrl) throw new ValueError("'redisUrl' is not set: provide a Redis URL to use the redis object store backend.");
-    return connectRedisBackend(options.redisUrl, { connectTimeoutMs: options.connectTimeoutMs }).then((b) => new ObjectStore(b, ttl));
+    return connectRedisBackend(options.redisUrl, { connectTimeoutMs: options.connectTimeoutMs, logger: options.logger }).then((b) => new ObjectStore(b, ttl));
   }
   throw new ValueError(`Unknown object store backend '${backend}': use one of ${OBJECT_STORE_BACKENDS.join(", ")}.`);
 }

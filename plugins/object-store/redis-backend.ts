@@ -1,10 +1,14 @@
 /**
- * @module The Redis backend: a keyv over Redis, for stores shared by several processes and
- * surviving restarts. Ids are `obj_<uuid>`; Redis expires keys itself (keyv sets `PX`).
+ * @module The Redis backend: a keyv over Redis (the kernel's `connectRedisKeyv`: our own client, a
+ * bounded first connect), for stores shared by several processes and surviving restarts. Ids are
+ * `obj_<uuid>`, stored under `svc-objects::obj_<uuid>`; Redis expires keys itself (keyv sets `PX`).
+ * Accepts `redis://`, `redis://user:password@…`, `rediss://…` (TLS) and comma-separated node URLs
+ * (a cluster); a refused connection, a wrong password or a time-out fails the connect promptly.
  */
 import { randomUUID } from "node:crypto";
-import type { Keyv } from "keyv";
-import type { ObjectStoreBackend } from "svc";
+import { closeKeyv, connectRedisKeyv, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
+
+export const REDIS_NAMESPACE = "svc-objects";
 
 export class RedisBackend implements ObjectStoreBackend {
   readonly kind = "redis";
@@ -36,9 +40,13 @@ export class RedisBackend implements ObjectStoreBackend {
 }
 
 export interface RedisConnectOptions {
+  /** Deadline of the first connect in milliseconds (default 5000). */
   connectTimeoutMs?: number;
+  /** Where errors of an established connection are reported. */
+  logger?: Logger;
 }
 
-export async function connectRedisBackend(url: string, _options: RedisConnectOptions = {}): Promise<RedisBackend> {
-  throw new Error(`The redis backend is not available yet (${url.replace(/\/\/[^@/]*@/, "//***@")})`);
+export async function connectRedisBackend(url: string, options: RedisConnectOptions = {}): Promise<RedisBackend> {
+  const keyv = await connectRedisKeyv<string>({ url, namespace: REDIS_NAMESPACE, connectTimeoutMs: options.connectTimeoutMs, logger: options.logger });
+  return new RedisBackend(keyv, () => closeKeyv(keyv));
 }

@@ -36,7 +36,7 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
       const shared = kernel.container.isRegistered(OBJECT_STORE, true) ? kernel.resolve(OBJECT_STORE) : undefined;
       // Without svc:object-store the plugin owns a store of its own (closed with the plugin).
       const objectStore =
-        shared ?? (ownStore = await createObjectStore({ backend: s.objectStoreBackend, redisUrl: s.objectStoreRedisUrl, ttl: s.objectStoreTtl }));
+        shared ?? (ownStore = await createObjectStore({ backend: s.objectStoreBackend, redisUrl: s.objectStoreRedisUrl, ttl: s.objectStoreTtl, logger: kernel.log }));
       const tools = opts.tools ?? s.platformTools;
       const configured = configureMcpServer(kernel.resolve(MCP_TOOL_SERVER), {
         platformApiKey: opts.apiKey ?? s.platformApiKey,
