@@ -51,13 +51,15 @@ export function buildTool(base: BaseTool, config: ToolConfig = {}, options: Buil
   if (config.needsWorkspace && !staticWorkspace) parameters.workspace = WORKSPACE;
   for (const [name, schema] of Object.entries(base.parameters)) if (!(name in custom)) parameters[name] = schema;
 
+  // Parsed here too, so defaults and checks hold whoever calls the tool (a server, a program).
+  const schema = v.object(parameters);
   let tool: PlatformTool = {
     name: options.name ?? base.name,
     description: options.description ?? base.description,
     parameters,
     handler: (args, ctx) =>
       base.run({
-        ...args,
+        ...checked(schema, args),
         ...custom,
         ...(staticWorkspace ? { workspace: staticWorkspace } : {}),
         ...(config.needsClient ? { client: clientFor(ctx, options) } : {}),
@@ -78,6 +80,14 @@ export function buildTool(base: BaseTool, config: ToolConfig = {}, options: Buil
   return withReadableErrors(tool);
 }
 
+function checked(schema: v.GenericSchema, args: Record<string, unknown>): Record<string, unknown> {
+  const parsed = v.safeParse(schema, args ?? {});
+  if (parsed.success) return parsed.output as Record<string, unknown>;
+  const issue = parsed.issues[0];
+  const name = issue.path?.map((p) => String(p.key)).join(".") ?? "arguments";
+  throw new ToolError(`Invalid argument '${name}': ${issue.message}`);
+}
+
 /** Fixed arguments under the parameter names they pin (`pipelineName` → `pipeline_name`). */
 function pinnedArguments(base: BaseTool, customArgs: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -95,7 +105,7 @@ function clientFor(ctx: ToolCallContext | undefined, options: BuildToolOptions):
   if (useHeader) {
     const header = ctx?.headers?.authorization;
     if (header !== undefined && header.trim() !== "") {
-      apiKey = header.trim().replace(/^Bearer\s+/i, "").trim();
+      apiKey = header.trim().replace(/^Bearer(\s+|$)/i, "").trim();
       if (!apiKey) throw new ToolError("API key cannot be empty: send 'Authorization: Bearer <platform API key>'.");
     }
   }
