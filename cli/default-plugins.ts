@@ -14,6 +14,8 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:mcp": async () => (await import("../plugins/mcp/index.js")).default,
   "svc:chat-ui": async () => (await import("../plugins/chat-ui/index.js")).default,
   "svc:monitoring": async () => (await import("../plugins/monitoring/index.js")).default,
+  "svc:object-store": async () => (await import("../plugins/object-store/index.js")).default,
+  "svc:platform": async () => (await import("../plugins/platform/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
@@ -24,9 +26,13 @@ export function defaultPluginSpecs(settings: Settings): PluginSpec[] {
   return names.map((use) => ({ use, from: "the default plugin set" }));
 }
 
-/** The default set of `svc mcp run`: the engine (YAML pipelines), the MCP server, and monitoring (tool calls are runs too). */
+/**
+ * The default set of `svc mcp run`: the engine (YAML pipelines), the MCP server, monitoring (tool
+ * calls are runs too), and the platform tools when a platform key (or per-request keys) is configured.
+ */
 export function mcpPluginSpecs(settings: Settings): PluginSpec[] {
   const names = ["svc:engine", "svc:mcp"];
   if (settings.monitoringEnabled) names.push("svc:monitoring");
+  if (settings.platformApiKey || settings.platformApiKeyFromAuthHeader) names.push("svc:platform");
   return names.map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
 }
