@@ -191,7 +191,7 @@ export const settingFields = {
   platformApiUrl: field(optionalText(), {
     env: "PLATFORM_API_URL",
     default: undefined,
-    help: "Base URL of the platform API (default: the platform's public API).",
+    help: "Base URL of the platform API (default: the public API).",
   }),
   platformWorkspace: field(optionalText(), {
     env: "PLATFORM_WORKSPACE",
