@@ -57,7 +57,7 @@ export async function configureMcpServer(first: ConfigureOptions | ToolServerLik
   const names = options.toolsToRegister ? [...new Set(options.toolsToRegister)] : [...ALL_PLATFORM_TOOLS];
   const unknown = names.filter((n) => !ALL_PLATFORM_TOOLS.includes(n)).sort();
   if (unknown.length) throw new ValueError(`Unknown tools: ${unknown.join(", ")}\nAvailable tools: ${ALL_PLATFORM_TOOLS.join(", ")}`);
-  const taken = names.filter((n) => (server as { hasTool?: (n: string) => boolean }).hasTool?.(n));
+  const taken = names.filter((n) => server.hasTool?.(n));
   if (taken.length) throw new ValueError(`The tool server already has tools named ${taken.join(", ")}.`);
   const ttl = options.objectStoreTtl;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 0)) throw new ValueError(`'objectStoreTtl' must be a whole number of seconds (0 for no expiry), got ${ttl}.`);

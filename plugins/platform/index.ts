@@ -13,6 +13,7 @@ import { OBJECT_STORE, definePlugin, token, type KernelPlugin, type ObjectStore 
 import { createObjectStore } from "svc/object-store";
 import { configureMcpServer } from "./configure.js";
 import type { ToolServerLike } from "./tool-config.js";
+import { ALL_PLATFORM_TOOLS } from "./registry.js";
 
 /** The tool server `svc:mcp` provides (the same token as `MCP_TOOL_SERVER` of `svc/mcp`). */
 const MCP_TOOL_SERVER = token<ToolServerLike>("mcp.toolServer");
@@ -37,13 +38,19 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
       // Without svc:object-store the plugin owns a store of its own (closed with the plugin).
       const objectStore =
         shared ?? (ownStore = await createObjectStore({ backend: s.objectStoreBackend, redisUrl: s.objectStoreRedisUrl, ttl: s.objectStoreTtl, logger: kernel.log }));
-      const tools = opts.tools ?? s.platformTools;
-      const configured = configureMcpServer(kernel.resolve(MCP_TOOL_SERVER), {
+      const server = kernel.resolve(MCP_TOOL_SERVER);
+      const explicit = opts.tools ?? s.platformTools;
+      // By default every platform tool whose name is free: svc:mcp's management tools include a
+      // `deploy_pipeline` of their own (SERVICE_MCP_MANAGEMENT_TOOLS=false frees the name).
+      const taken = ALL_PLATFORM_TOOLS.filter((n) => server.hasTool?.(n));
+      for (const name of taken) if (!explicit.length) kernel.log.warn(`Platform tool '${name}' left out: the MCP server already has a tool of that name`);
+      const tools = explicit.length ? explicit : ALL_PLATFORM_TOOLS.filter((n) => !taken.includes(n));
+      const configured = configureMcpServer(server, {
         platformApiKey: opts.apiKey ?? s.platformApiKey,
         platformApiUrl: opts.apiUrl ?? s.platformApiUrl,
         platformWorkspace: opts.workspace ?? s.platformWorkspace,
         getApiKeyFromAuthorizationHeader: opts.apiKeyFromAuthHeader ?? s.platformApiKeyFromAuthHeader,
-        toolsToRegister: tools.length ? tools : undefined,
+        toolsToRegister: tools,
         objectStore,
       });
       const { toolNames } = await configured.catch(async (error) => {

@@ -60,4 +60,5 @@ export interface ToolServerLike {
     fn: (args: Record<string, unknown>, ctx: ToolCallContext) => unknown,
     options: { name: string; description?: string; inputSchema?: unknown; annotations?: Record<string, unknown> },
   ): unknown;
+  hasTool?(name: string): boolean;
 }
