@@ -82,18 +82,25 @@ export async function configureMcpServer(first: ConfigureOptions | ToolServerLik
           },
         )
       : storeTools[name as (typeof OBJECT_STORE_TOOLS)[number]];
-    addTool(server, tool, { readOnlyHint: entry ? entry.readOnly : true });
+    addTool(server, tool, { annotations: { readOnlyHint: entry ? entry.readOnly : true } });
   }
   return { toolNames: names, objectStore };
 }
 
-/** Registers a built tool (or any `ToolDefinition`) on a tool server. */
-export function addTool(server: ToolServerLike, tool: PlatformTool, annotations?: Record<string, unknown>): void {
+/**
+ * Registers a built tool (or any `ToolDefinition`) on a tool server, under `name` and with
+ * `description` as its prompt when given (else the tool's own name and description).
+ */
+export function addTool(
+  server: ToolServerLike,
+  tool: PlatformTool,
+  options: { name?: string; description?: string; annotations?: Record<string, unknown> } = {},
+): void {
   server.addTool((args, ctx) => tool.handler(args, ctx), {
-    name: tool.name,
-    description: tool.description,
+    name: options.name ?? tool.name,
+    description: options.description ?? tool.description,
     inputSchema: v.object(tool.parameters),
-    ...(annotations ? { annotations } : {}),
+    ...(options.annotations ? { annotations: options.annotations } : {}),
   });
 }
 

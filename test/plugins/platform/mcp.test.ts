@@ -129,7 +129,7 @@ test("custom tools and tools wrapping one named pipeline", async () => {
   const store = new ObjectStore(new MemoryBackend());
   const common = { apiKey: "alice-key", workspace: "default", baseUrl: platform.url, useRequestContext: false, objectStore: store };
   const searchFaq = buildTool(tools.searchPipeline, { needsClient: true, needsWorkspace: true, customArgs: { pipelineName: "rag-qa" } }, common);
-  addTool(server, { ...searchFaq, name: "search_faq", description: "Answers questions about the product from the FAQ." });
+  addTool(server, searchFaq, { name: "search_faq", description: "Answers questions about the product from the FAQ." });
   const whoAmI: BaseTool = {
     name: "who_am_i",
     description: "Tells who the API key belongs to.",
