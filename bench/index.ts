@@ -2,7 +2,7 @@
  * @module `npm run bench`: svc against a bare node:http server measured in the same run, each in
  * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
  * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
- * `tools/call` against `/run` for the same pipeline.
+ * `tools/call` against `/run` for the same pipeline; the object store and its explorer.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,7 @@ import { NOOP_WRAPPER } from "./server.js";
 import { engineBench } from "./engine.js";
 import { streamingBench } from "./streaming.js";
 import { mcpBench } from "./mcp.js";
+import { objectStoreBench } from "./object-store.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -125,3 +126,4 @@ console.log(
 for (const line of streaming) console.log(line);
 for (const line of mcp) console.log(line);
 for (const line of await engineBench()) console.log(line);
+for (const line of await objectStoreBench()) console.log(line);
