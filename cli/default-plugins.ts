@@ -28,11 +28,13 @@ export function defaultPluginSpecs(settings: Settings): PluginSpec[] {
 
 /**
  * The default set of `svc mcp run`: the engine (YAML pipelines), the MCP server, monitoring (tool
- * calls are runs too), and the platform tools when a platform key (or per-request keys) is configured.
+ * calls are runs too), and the object store and platform tools when a platform key (or per-request
+ * keys) is configured.
  */
 export function mcpPluginSpecs(settings: Settings): PluginSpec[] {
   const names = ["svc:engine", "svc:mcp"];
   if (settings.monitoringEnabled) names.push("svc:monitoring");
-  if (settings.platformApiKey || settings.platformApiKeyFromAuthHeader) names.push("svc:platform");
+  // The store first, so the platform tools use the container's OBJECT_STORE.
+  if (settings.platformApiKey || settings.platformApiKeyFromAuthHeader) names.push("svc:object-store", "svc:platform");
   return names.map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
 }

@@ -50,8 +50,9 @@ test("svc:platform without a key or header mode stops startup with the reason", 
 test("svc mcp run loads the platform tools when a platform key or header mode is configured", () => {
   const uses = (env: Record<string, string>) => mcpPluginSpecs(loadSettings({ env })).map((s) => s.use);
   assert.not.ok(uses({}).includes("svc:platform"));
-  assert.is(uses({ PLATFORM_API_KEY: "k" }).at(-1), "svc:platform");
-  assert.is(uses({ PLATFORM_API_KEY_FROM_AUTH_HEADER: "true" }).at(-1), "svc:platform");
+  assert.not.ok(uses({}).includes("svc:object-store"));
+  assert.equal(uses({ PLATFORM_API_KEY: "k" }).slice(-2), ["svc:object-store", "svc:platform"]);
+  assert.equal(uses({ PLATFORM_API_KEY_FROM_AUTH_HEADER: "true" }).slice(-2), ["svc:object-store", "svc:platform"]);
 });
 
 test.run();
