@@ -106,4 +106,17 @@ test("slice has Python semantics for strings and lists", async () => {
   await rejects(() => e.slice(list), /Object of type object does not support slicing/);
 });
 
+test("a large object previews in bounded size, with the omitted count", async () => {
+  const s = store();
+  const records = Array.from({ length: 2000 }, (_, i) => ({ id: i, text: "lorem ipsum ".repeat(60), nested: { a: { b: { c: [1] } } } }));
+  const id = await s.put({ data: records });
+  assert.ok(JSON.stringify(records).length > 1_000_000);
+  const out = await new Explorer(s).explore(id);
+  assert.ok(out.length < 20_000, `preview of ${out.length} characters`);
+  assert.ok(out.includes("… +1975"));
+  const small = await new Explorer(s, { maxItems: 2, maxStringLength: 10, maxDepth: 2 }).explore(id);
+  assert.ok(small.includes("… +1998"));
+  assert.ok(small.includes("{…}"), "records collapse below depth 2");
+});
+
 test.run();

@@ -75,6 +75,18 @@ test("all tools are registered by default; injected parameters never reach the s
     assert.is(listed.get("create_pipeline")!.annotations?.readOnlyHint, false);
     const out = text(await client.callTool({ name: "list_pipelines", arguments: {} }));
     assert.match(out, /^@obj_\d{3} → object/);
+    assert.match(out, /"data": \[\n {8}\{/);
+  } finally {
+    await client.close();
+  }
+});
+
+test("explorerConfig sets the preview limits of every tool", async () => {
+  const server = quietServer();
+  await configureMcpServer(server, { platformApiKey: "alice-key", platformApiUrl: platform.url, platformWorkspace: "default", toolsToRegister: ["list_pipelines"], explorerConfig: { maxDepth: 2 }, objectStore: new ObjectStore(new MemoryBackend()) });
+  const client = await memoryClient(server);
+  try {
+    assert.match(text(await client.callTool({ name: "list_pipelines", arguments: {} })), /"data": \[\n {8}\{…\},/);
   } finally {
     await client.close();
   }
