@@ -1,10 +1,13 @@
 /**
  * @module The account around the pipelines: workspaces, secrets and the current user.
  */
+import { ToolError } from "svc/object-store";
 import { seg } from "../client/platform-client.js";
 import { toPage } from "../client/pagination.js";
 import type { BaseTool } from "../tool-config.js";
-import { after, clientOf, integer, orFail, text } from "./common.js";
+import { ResourceNotFoundError } from "../client/errors.js";
+import { after, clientOf, integer, orFail, text, toolError } from "./common.js";
+import { integrationSecrets } from "./integrations.js";
 
 export const listWorkspaces: BaseTool = {
   name: "list_workspaces",
@@ -32,7 +35,7 @@ export const getWorkspace: BaseTool = {
 
 export const listSecrets: BaseTool = {
   name: "list_secrets",
-  description: `Lists the names and ids of the organisation's secrets (API keys and credentials that pipeline components read from the environment). Secret values are never shown.
+  description: `Lists the names and ids of the organisation's secrets (API keys and credentials that pipeline components read from the environment), and on the first page also the environment variables its model-provider integrations provide (\`invalid\` marks a broken one). Secret values are never shown.
 When the result has \`has_more\`, pass its \`next_cursor\` as \`after\`.`,
   parameters: { limit: integer("Number of secrets to list.", 10, 1, 100), after: after() },
   async run(args) {
@@ -40,22 +43,29 @@ When the result has \`has_more\`, pass its \`next_cursor\` as \`after\`.`,
     const query = { limit: String(args.limit), field: "created_at", order: "DESC", before: args.after as string | undefined };
     const body = await orFail(() => clientOf(args).get("v2/secrets", query, { signal: args.signal }), "Failed to list secrets");
     const page = toPage<Record<string, unknown>>(body, "secret_id");
-    return { ...page, data: page.data.map((s) => ({ name: s.name, id: s.secret_id })) };
+    const secrets: Record<string, unknown>[] = page.data.map((s) => ({ name: s.name, id: s.secret_id }));
+    const integrations = args.after ? [] : await orFail(() => integrationSecrets(clientOf(args), args.signal), "Failed to list integrations");
+    const data = [...secrets, ...integrations];
+    return { ...page, data, total: data.length };
   },
 };
 
 export const getSecret: BaseTool = {
   name: "get_secret",
-  description: "Fetches one secret's name by its id (never its value).",
+  description: "Fetches one secret's name by its id (never its value); the id may also be an integration's, as list_secrets shows it.",
   parameters: { secret_id: text("Id of the secret.") },
   async run(args) {
     const id = args.secret_id as string;
-    const secret = await orFail(
-      () => clientOf(args).get(`v2/secrets/${seg(id)}`, undefined, { signal: args.signal }),
-      "Failed to fetch secret",
-      `Secret with ID '${id}' not found.`,
-    );
-    return { name: secret?.name, id: secret?.secret_id ?? id };
+    const client = clientOf(args);
+    try {
+      const secret = await client.get(`v2/secrets/${seg(id)}`, undefined, { signal: args.signal });
+      return { name: secret?.name, id: secret?.secret_id ?? id };
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundError)) throw toolError(error, "Failed to fetch secret");
+    }
+    const integration = (await orFail(() => integrationSecrets(client, args.signal), "Failed to fetch secret")).find((s) => s.id === id);
+    if (!integration) throw new ToolError(`Secret with ID '${id}' not found.`);
+    return integration;
   },
 };
 

@@ -183,10 +183,15 @@ test("templates, component schemas, secrets, workspaces and the current user", a
   assert.equal(await call(tool("get_component_definition"), { component_type: "x.Y" }), { text: "Component not found: x.Y", isError: true });
   assert.match((await call(tool("get_custom_components"))).text, /acme_components\.shouter\.Shouter/);
   const secrets: any = await store.get(refOf((await call(tool("list_secrets"), { limit: 2 })).text).slice(1));
-  assert.equal(secrets.data.map((s: any) => s.name), ["ALICE_SECRET_1", "ALICE_SECRET_2"]);
+  assert.equal(secrets.data.map((s: any) => s.name), ["ALICE_SECRET_1", "ALICE_SECRET_2", "OPENAI_API_KEY", "HF_API_TOKEN", "HF_TOKEN"]);
+  assert.equal(secrets.data.at(-1).invalid, true);
+  assert.is(platform.requests.at(-2)!.query.before, undefined);
   const more: any = await store.get(refOf((await call(tool("list_secrets"), { limit: 2, after: secrets.next_cursor })).text).slice(1));
-  assert.equal(more.data.map((s: any) => s.name), ["ALICE_SECRET_3"]);
+  assert.equal(more.data.map((s: any) => s.name), ["ALICE_SECRET_3"], "integrations only on the first page");
+  assert.is(platform.requests.at(-1)!.query.before, secrets.next_cursor);
   assert.match((await call(tool("get_secret"), { secret_id: secrets.data[0].id })).text, /ALICE_SECRET_1/);
+  assert.match((await call(tool("get_secret"), { secret_id: secrets.data[2].id })).text, /"name": "OPENAI_API_KEY"/);
+  assert.equal(await call(tool("get_secret"), { secret_id: "nope" }), { text: "Secret with ID 'nope' not found.", isError: true });
   assert.match((await call(tool("list_workspaces"))).text, /"name": "staging"/);
   assert.equal(await call(tool("get_workspace"), { workspace_name: "zzz" }), { text: "There is no workspace named 'zzz'.", isError: true });
   const me = await call(tool("get_current_user"));
