@@ -8,8 +8,8 @@
  * The server writes it for loopback binds; the terminal viewer reads it for loopback hosts only.
  */
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { chmod, link, lstat, mkdir, open, readFile, unlink } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { chmod, link, lstat, mkdir, open, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 
@@ -41,9 +41,8 @@ export function dashboardTokenPath(env: NodeJS.ProcessEnv = process.env): string
 
 const currentUid = (): number | undefined => process.getuid?.();
 
-/** Checks that `path` is a `kind` owned by the current user with no group or other permissions. */
-async function checkPrivate(path: string, kind: "file" | "directory", mode: number): Promise<void> {
-  const stat = await lstat(path);
+/** Checks that a stat describes a `kind` owned by the current user with exactly `mode`. */
+function checkPrivate(path: string, stat: Stats, kind: "file" | "directory", mode: number): void {
   if (kind === "file" ? !stat.isFile() : !stat.isDirectory()) {
     throw new InsecureCredentialError(path, `it is not a regular ${kind}${stat.isSymbolicLink() ? " (a symbolic link)" : ""}.`);
   }
@@ -57,12 +56,26 @@ async function checkPrivate(path: string, kind: "file" | "directory", mode: numb
   }
 }
 
+const checkDirectory = async (dir: string) => checkPrivate(dir, await lstat(dir), "directory", 0o700);
+
 async function readChecked(path: string): Promise<string> {
-  await checkPrivate(dirname(path), "directory", 0o700);
-  await checkPrivate(path, "file", 0o600);
-  const token = (await readFile(path, "utf8")).trim();
-  if (!token) throw new InsecureCredentialError(path, "it is empty.");
-  return token;
+  await checkDirectory(dirname(path));
+  // O_NOFOLLOW, and the checks run on the opened file: it cannot be swapped after the check.
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new InsecureCredentialError(path, "it is not a regular file (a symbolic link).");
+    throw error;
+  }
+  try {
+    checkPrivate(path, await handle.stat(), "file", 0o600);
+    const token = (await handle.readFile("utf8")).trim();
+    if (!token) throw new InsecureCredentialError(path, "it is empty.");
+    return token;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -87,7 +100,7 @@ export async function ensureDashboardToken(path: string = dashboardTokenPath()):
   if (existing) return existing;
   // mkdir's mode applies to every directory it creates; a strict umask could remove bits we need.
   if (await mkdir(dirname(path), { recursive: true, mode: 0o700 })) await chmod(dirname(path), 0o700);
-  await checkPrivate(dirname(path), "directory", 0o700);
+  await checkDirectory(dirname(path));
   const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
