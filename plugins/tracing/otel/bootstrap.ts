@@ -32,6 +32,21 @@ export function hostTracerProviderRegistered(): boolean {
   return (globalThis as Record<symbol, { trace?: unknown } | undefined>)[API_GLOBAL]?.trace !== undefined;
 }
 
+/** OTel reports exceptions as JSON text; the log gets their message. */
+function readable(message: string, args: unknown[]): string {
+  const parts = [message, ...args].map((part) => {
+    if (part instanceof Error) return part.message;
+    if (typeof part !== "string") return JSON.stringify(part);
+    try {
+      const parsed = JSON.parse(part) as { message?: unknown };
+      return typeof parsed?.message === "string" ? parsed.message : part;
+    } catch {
+      return part;
+    }
+  });
+  return parts.filter(Boolean).join(" ");
+}
+
 export function otlpEndpointConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
@@ -69,15 +84,14 @@ export async function setupOpenTelemetry(log: Logger, env: NodeJS.ProcessEnv = p
   }
   const { api, exporter } = await tracerOf("svc");
   let lastFailureLog = -Infinity;
-  const report = (level: "error" | "warn") => (message: string, ...args: unknown[]) => {
+  const report = (message: string, ...args: unknown[]) => {
     const now = Date.now();
     if (now - lastFailureLog < FAILURE_LOG_INTERVAL_MS) return;
     lastFailureLog = now;
-    const detail = args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : JSON.stringify(a))).join(" ");
-    log.warn(`OpenTelemetry (${level}): ${message}${detail ? ` ${detail}` : ""}`);
+    log.warn(`OpenTelemetry export problem (repeats are not logged for a minute): ${readable(message, args)}`);
   };
   const noop = () => undefined;
-  api.diag.setLogger({ error: report("error"), warn: report("warn"), info: noop, debug: noop, verbose: noop }, api.DiagLogLevel.WARN);
+  api.diag.setLogger({ error: report, warn: report, info: noop, debug: noop, verbose: noop }, api.DiagLogLevel.WARN);
 
   const serviceName = env.OTEL_SERVICE_NAME?.trim() || "svc";
   const sdk = new sdkModule.NodeSDK({
