@@ -7,10 +7,19 @@
  */
 import { attribute, TapList, type TapOptions } from "./taps.js";
 
+const NONE: unique symbol = Symbol("none");
+
 export type Next<C, R> = (changes?: Partial<C>) => Promise<R>;
+
+/** A call that makes its own copy with changes (same class and shape: cheaper than a merge). */
+export interface CopiesWithChanges<C> {
+  withChanges(changes: Partial<C>): C;
+}
 
 /** The current call with `changes` over it, keeping its prototype (and so its getters). */
 function merge<C>(current: C, changes: Partial<C>): C {
+  const own = (current as Partial<CopiesWithChanges<C>>).withChanges;
+  if (typeof own === "function") return own.call(current, changes);
   return Object.assign(Object.create(Object.getPrototypeOf(current) as object) as C & object, current, changes);
 }
 export type Interceptor<C, R> = (call: C, next: Next<C, R>) => R | Promise<R>;
@@ -29,27 +38,35 @@ export class InterceptorHook<C, R> {
     const taps = this.taps.all;
     // The common case on the hot path: nothing to wrap.
     if (taps.length === 0) return (async () => target(call))();
-    const passing = new WeakSet<object>();
-    const layer = async (index: number, current: C): Promise<R> => {
-      if (index === taps.length) return target(current);
+    // Plain promise chains rather than async frames: this runs on every request.
+    const layer = (index: number, current: C): Promise<R> => {
+      if (index === taps.length) {
+        try {
+          return Promise.resolve(target(current));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
       const tap = taps[index]!;
       let nextCalled = false;
-      const next: Next<C, R> = async (changes) => {
-        if (nextCalled) throw new Error("next() called more than once");
+      // What came out of the inner layers passes this tap's attribution untouched.
+      let inner: unknown = NONE;
+      const passInner = (error: unknown): never => {
+        inner = error;
+        throw error;
+      };
+      const next: Next<C, R> = (changes) => {
+        if (nextCalled) return Promise.reject(new Error("next() called more than once"));
         nextCalled = true;
-        try {
-          return await layer(index + 1, changes === undefined ? current : merge(current, changes));
-        } catch (error) {
-          // Mark errors coming from inside so outer layers do not re-attribute them.
-          if (typeof error === "object" && error !== null) passing.add(error);
-          throw error;
-        }
+        return layer(index + 1, changes === undefined ? current : merge(current, changes)).catch(passInner);
+      };
+      const own = (error: unknown): never => {
+        throw error === inner ? error : attribute(this.name, tap.plugin, error);
       };
       try {
-        return await tap.fn(current, next);
+        return Promise.resolve(tap.fn(current, next)).catch(own);
       } catch (error) {
-        if (typeof error === "object" && error !== null && passing.has(error)) throw error;
-        throw attribute(this.name, tap.plugin, error);
+        return Promise.reject(error === inner ? error : attribute(this.name, tap.plugin, error));
       }
     };
     return layer(0, call);

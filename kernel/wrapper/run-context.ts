@@ -10,6 +10,8 @@ import type { Logger } from "../logger.js";
 import type { RunContext } from "./base-pipeline-wrapper.js";
 import type { UploadedFile } from "./uploaded-file.js";
 
+const COPIED: ReadonlySet<string> = new Set(["pipeline", "method", "transport", "input", "span"]);
+
 /** A call made for an HTTP request: its signal is the request's. */
 export class RequestRunCall implements RunCall {
   constructor(
@@ -27,6 +29,16 @@ export class RequestRunCall implements RunCall {
 
   get requestId(): string {
     return this.request.id;
+  }
+
+  /** The copy an interceptor's `next(changes)` passes on: same class and shape as this one. */
+  withChanges(changes: Partial<RunCall>): RequestRunCall {
+    for (const key in changes) {
+      // A change to a getter (signal, requestId) needs the general merge.
+      if (!COPIED.has(key)) return Object.assign(Object.create(RequestRunCall.prototype) as RequestRunCall, this, changes);
+    }
+    const pick = <K extends keyof RunCall>(key: K) => (key in changes ? changes[key] : this[key as keyof this]) as RunCall[K];
+    return new RequestRunCall(this.request, pick("pipeline"), pick("method"), pick("transport"), pick("input"), pick("span"));
   }
 }
 

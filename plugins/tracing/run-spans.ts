@@ -45,20 +45,29 @@ function streamType(call: RunCall, result: unknown): string {
 }
 
 export function runInterceptor(tracer: SvcTracer, streams: StreamSpans, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
-  return async (call, next) => {
+  // A promise chain, not an async function: this runs on every request.
+  return (call, next) => {
     const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span);
-    let result: unknown;
+    let pending: Promise<unknown>;
     try {
-      result = await next({ span });
+      pending = next({ span });
     } catch (error) {
       span.end(error);
       throw error;
     }
-    if (result instanceof SseStream || isStreamable(result)) {
-      span.setTags({ "svc.response.streaming": true, "svc.response.stream_type": streamType(call, result) });
-      return streams.track(span, call, result);
-    }
-    span.end();
-    return result;
+    return pending.then(
+      (result) => {
+        if (result instanceof SseStream || isStreamable(result)) {
+          span.setTags({ "svc.response.streaming": true, "svc.response.stream_type": streamType(call, result) });
+          return streams.track(span, call, result);
+        }
+        span.end();
+        return result;
+      },
+      (error: unknown) => {
+        span.end(error);
+        throw error;
+      },
+    );
   };
 }
