@@ -281,6 +281,15 @@ test("payload values: opt-in, with secrets redacted by key name", () =>
     { tracingIncludePayloadValues: true },
   ));
 
+test("GET /traces is documented in the OpenAPI document, its span tree as a recursive schema", () =>
+  withTracingKernel(async (k) => {
+    const doc = (await (await fetch(`${k.url}/openapi.json`)).json()) as any;
+    const op = doc.paths["/traces"].get;
+    assert.is(op.operationId, "get_traces");
+    const text = JSON.stringify(op);
+    assert.ok(text.includes('"children":{"type":"array","items":{"$ref":"#/components/schemas/'), text.slice(0, 300));
+  }));
+
 test("SERVICE_TRACING_ENABLED=false: no GET /traces", () =>
   withPipelineKernel(
     async (k) => {

@@ -6,6 +6,7 @@ import type { KernelOptions } from "svc";
 import enginePlugin from "svc/engine";
 import { openaiPlugin } from "svc/openai";
 import tracingPlugin from "../../../plugins/tracing/index.js";
+import openapiPlugin from "../../../plugins/openapi/index.js";
 import type { WireSpan, WireTrace } from "../../../plugins/tracing/index.js";
 import { sleep } from "../../helpers/http.js";
 import { startPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
@@ -21,7 +22,7 @@ export interface TracingKernel extends PipelineKernel {
 export async function withTracingKernel(fn: (k: TracingKernel) => Promise<void>, settings: KernelOptions["settings"] = {}): Promise<void> {
   const k = await startPipelineKernel({
     settings: { tracingToken: OPERATOR_TOKEN, ...settings },
-    plugins: [tracingPlugin(), enginePlugin(), openaiPlugin()],
+    plugins: [tracingPlugin(), enginePlugin(), openaiPlugin(), openapiPlugin()],
   });
   const traces = async (query = "") => {
     const res = await fetch(`${k.url}/traces${query}`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
