@@ -3,8 +3,9 @@ import * as assert from "uvu/assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import tracingPlugin from "../../../plugins/tracing/index.js";
-import { tempDir, wrapper, withPipelineKernel } from "../../helpers/pipelines.js";
-import { flatten, tagsOf, withTracingKernel, type TracingKernel } from "./tracing-helpers.js";
+import monitoringPlugin from "../../../plugins/monitoring/index.js";
+import { startPipelineKernel, tempDir, wrapper, withPipelineKernel } from "../../helpers/pipelines.js";
+import { OPERATOR_TOKEN, flatten, tagsOf, withTracingKernel, type TracingKernel } from "./tracing-helpers.js";
 
 const deployOk = async (k: TracingKernel, name: string, source: string) => {
   const res = await k.deploy({ name, files: { "pipeline_wrapper.ts": source }, save_files: false });
@@ -289,6 +290,23 @@ test("GET /traces is documented in the OpenAPI document, its span tree as a recu
     const text = JSON.stringify(op);
     assert.ok(text.includes('"children":{"type":"array","items":{"$ref":"#/components/schemas/'), text.slice(0, 300));
   }));
+
+test("with monitoring: the execution record carries the run's trace id, behind the same operator access", async () => {
+  const k = await startPipelineKernel({ settings: { tracingToken: OPERATOR_TOKEN }, plugins: [tracingPlugin(), monitoringPlugin()] });
+  try {
+    const res = await k.deploy({ name: "echo", files: { "pipeline_wrapper.ts": ECHO }, save_files: false });
+    assert.is(res.status, 200);
+    await k.run("echo", { q: 1 });
+    const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+    assert.is((await fetch(`${k.url}/executions`)).status, 401);
+    const executions = (await (await fetch(`${k.url}/executions`, { headers: auth })).json()) as any;
+    const traces = (await (await fetch(`${k.url}/traces`, { headers: auth })).json()) as any;
+    const run = traces.traces.find((t: any) => t.root_span.name === "svc.pipeline.run");
+    assert.is(executions.executions[0].trace_id, run.trace_id);
+  } finally {
+    await k.close();
+  }
+});
 
 test("SERVICE_TRACING_ENABLED=false: no GET /traces", () =>
   withPipelineKernel(
