@@ -20,7 +20,12 @@ export interface CopiesWithChanges<C> {
 function merge<C>(current: C, changes: Partial<C>): C {
   const own = (current as Partial<CopiesWithChanges<C>>).withChanges;
   if (typeof own === "function") return own.call(current, changes);
-  return Object.assign(Object.create(Object.getPrototypeOf(current) as object) as C & object, current, changes);
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(current) as object) as C & object, current);
+  // Defined, not assigned: a change may shadow a getter of the call's class (a `span` getter).
+  for (const key of Object.keys(changes)) {
+    Object.defineProperty(copy, key, { value: changes[key as keyof C], enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
 }
 export type Interceptor<C, R> = (call: C, next: Next<C, R>) => R | Promise<R>;
 

@@ -35,7 +35,11 @@ export class RequestRunCall implements RunCall {
   withChanges(changes: Partial<RunCall>): RequestRunCall {
     for (const key in changes) {
       // A change to a getter (signal, requestId) needs the general merge.
-      if (!COPIED.has(key)) return Object.assign(Object.create(RequestRunCall.prototype) as RequestRunCall, this, changes);
+      if (!COPIED.has(key)) {
+        const copy = Object.assign(Object.create(RequestRunCall.prototype) as RequestRunCall, this);
+        for (const k of Object.keys(changes)) Object.defineProperty(copy, k, { value: changes[k as keyof RunCall], enumerable: true, writable: true, configurable: true });
+        return copy;
+      }
     }
     const pick = <K extends keyof RunCall>(key: K) => (key in changes ? changes[key] : this[key as keyof this]) as RunCall[K];
     return new RequestRunCall(this.request, pick("pipeline"), pick("method"), pick("transport"), pick("input"), pick("span"));

@@ -112,6 +112,27 @@ test("an interceptor can rewrite the call and the result", async () => {
   assert.is(result, 20);
 });
 
+test("next(changes) may change what the call's class exposes as a getter; the class is kept", async () => {
+  const { hooks } = makeHooks();
+  class GetterCall {
+    readonly pipeline = "p";
+    readonly method = "runApi";
+    readonly transport = "test";
+    readonly input = {};
+    get signal(): AbortSignal {
+      return new AbortController().signal;
+    }
+    get span(): Span | undefined {
+      return undefined;
+    }
+  }
+  const marker = { name: "outer" } as Span;
+  hooks.run.tap("tracer", (c, next) => next({ span: marker }));
+  const seen = await hooks.run.call(new GetterCall(), (c) => c);
+  assert.is(seen.span, marker);
+  assert.instance(seen, GetterCall);
+});
+
 test("an interceptor can short-circuit: the target and inner taps never run", async () => {
   const { hooks } = makeHooks();
   let inner = false;
