@@ -128,7 +128,7 @@ test("next(changes) may change what the call's class exposes as a getter; the cl
   }
   const marker = { name: "outer" } as Span;
   hooks.run.tap("tracer", (c, next) => next({ span: marker }));
-  const seen = await hooks.run.call(new GetterCall(), (c) => c);
+  const seen = (await hooks.run.call(new GetterCall(), (c) => c)) as GetterCall;
   assert.is(seen.span, marker);
   assert.instance(seen, GetterCall);
 });
