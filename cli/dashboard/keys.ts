@@ -85,10 +85,11 @@ const NORMAL: Record<string, Action> = {
 /** The action for a key; `typing` is true while a search is being entered. */
 export function actionFor(key: KeyPress, typing: boolean): Action | undefined {
   if (key.ctrl && (key.name === "c" || key.name === "d")) return "quit";
+  // readline reports a lone Escape with `meta` set.
+  if (key.name === "escape") return typing ? "input-cancel" : "reset";
   if (key.ctrl || key.meta) return undefined;
   if (typing) {
     if (key.name === "return" || key.name === "enter") return "input-apply";
-    if (key.name === "escape") return "input-cancel";
     if (key.name === "backspace") return "input-back";
     const text = key.sequence ?? "";
     // Printable text only: a pasted line arrives as one sequence.

@@ -8,6 +8,7 @@ import type { KeyPress } from "./keys.js";
 
 const ENTER = "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J";
 const LEAVE = "\x1b[?25h\x1b[?1049l";
+const ESCAPE_MS = 100;
 
 export class Terminal {
   private active = false;
@@ -26,7 +27,8 @@ export class Terminal {
   start(onKey: (key: KeyPress) => void, onResize: () => void): void {
     this.active = true;
     this.output.write(ENTER);
-    emitKeypressEvents(this.input);
+    // A lone Escape is told from the start of a key sequence by a pause (readline's default: 500 ms).
+    emitKeypressEvents(this.input, { escapeCodeTimeout: ESCAPE_MS } as never);
     if (this.input.isTTY) this.input.setRawMode(true);
     this.input.resume();
     const key = (_: string | undefined, k: KeyPress | undefined) => onKey(k ?? { sequence: _ });

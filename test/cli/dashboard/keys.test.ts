@@ -27,7 +27,9 @@ test("while typing a search, letters are text, Enter applies, Escape cancels, Ba
   assert.equal(actionFor({ name: "q", sequence: "q" }, true), { type: "input", text: "q" });
   assert.equal(actionFor({ sequence: "pasted text" }, true), { type: "input", text: "pasted text" });
   assert.is(actionFor({ name: "return", sequence: "\r" }, true), "input-apply");
-  assert.is(actionFor({ name: "escape", sequence: "\x1b" }, true), "input-cancel");
+  assert.is(actionFor({ name: "escape", sequence: "\x1b", meta: true }, true), "input-cancel");
+  assert.is(actionFor({ name: "escape", sequence: "\x1b", meta: true }, false), "reset", "readline marks a lone Escape as meta");
+  assert.is(actionFor({ name: "a", sequence: "\x1ba", meta: true }, false), undefined, "Alt+key does nothing");
   assert.is(actionFor({ name: "backspace", sequence: "\x7f" }, true), "input-back");
   assert.is(actionFor({ sequence: "\x1b[31m" }, true), undefined, "control sequences are not text");
 
