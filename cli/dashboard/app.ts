@@ -6,7 +6,7 @@
 import type { Credential } from "./credentials.js";
 import { actionFor, applyAction, type KeyPress } from "./keys.js";
 import { pollTraces } from "./poller.js";
-import { render } from "./render.js";
+import { listHeight, render } from "./render.js";
 import { toAnsi } from "./styled-line.js";
 import type { Terminal } from "./terminal.js";
 import { applyProblem, applySnapshot, initialState, withNotice, type ViewState } from "./view-state.js";
@@ -32,8 +32,6 @@ export function runDashboard(options: DashboardOptions): Promise<void> {
   let stopped = false;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
-
-  const listHeight = () => Math.max(1, terminal.size.rows - 5);
 
   const draw = () => {
     if (stopped) return;
@@ -83,7 +81,7 @@ export function runDashboard(options: DashboardOptions): Promise<void> {
       const action = actionFor(key, state.input !== undefined);
       if (action === undefined) return;
       if (action === "quit") return stop();
-      state = applyAction(state, action, listHeight());
+      state = applyAction(state, action, listHeight(terminal.size));
       if (action === "refresh") void poll(true);
       draw();
     } catch (error) {

@@ -27,6 +27,11 @@ const HEAD_ROWS = 4;
 const FOOT_ROWS = 1;
 const KEYS = "↑↓ move  ⏎/→← tree  s sort  e entry  t kind  f state  / search  Esc reset  p pause  r refresh  c clear  q quit";
 
+/** Rows of the list on a screen of `size` (page moves use it). */
+export function listHeight(size: Size): number {
+  return Math.max(1, size.rows - HEAD_ROWS - FOOT_ROWS);
+}
+
 const STATE_STYLE: Record<TraceState, Style> = { ok: "green", failed: "red", running: "yellow" };
 
 export function render(state: ViewState, size: Size, ctx: ScreenContext): Rendered {
@@ -43,10 +48,10 @@ export function render(state: ViewState, size: Size, ctx: ScreenContext): Render
   }
   const shown = shownTraces(state);
   const rows = listRows(state);
-  const listHeight = height - HEAD_ROWS - FOOT_ROWS;
-  const scroll = scrollFor(state, rows, listHeight);
+  const page = listHeight(size);
+  const scroll = scrollFor(state, rows, page);
   const at = selectedIndex(state, rows);
-  const body = rows.slice(scroll, scroll + listHeight).map((row, i) => {
+  const body = rows.slice(scroll, scroll + page).map((row, i) => {
     const l = row.type === "trace" ? traceLine(row, state) : spanLine(row, state);
     return scroll + i === at ? { ...l, inverse: true } : l;
   });
