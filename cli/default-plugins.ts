@@ -6,6 +6,7 @@ import type { PluginModule, PluginSpec, Settings } from "svc";
 
 /** Built-in plugins by name, imported only when used. */
 export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
+  "svc:tracing": async () => (await import("../plugins/tracing/index.js")).default,
   "svc:engine": async () => (await import("../plugins/engine/index.js")).default,
   "svc:management": async () => (await import("../plugins/management/index.js")).default,
   "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
@@ -17,11 +18,19 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
-export function defaultPluginSpecs(settings: Settings): PluginSpec[] {
+export function defaultPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
   const names = ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
   if (settings.chatUiEnabled) names.push("svc:chat-ui");
   if (settings.monitoringEnabled) names.push("svc:monitoring");
+  // Tracing first: OpenTelemetry is set up before anything starts spans. Without the trace API it
+  // is still needed for OpenTelemetry export.
+  if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
   return names.map((use) => ({ use, from: "the default plugin set" }));
+}
+
+/** OTLP export configured in the environment (checked here so the SDK is not loaded without it). */
+function otlpConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
 /** The default set of `svc mcp run`: the engine (YAML pipelines), the MCP server, and monitoring (tool calls are runs too). */

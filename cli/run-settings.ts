@@ -47,7 +47,7 @@ export function resolveRunConfig(flags: RunFlags, cwd: string, env: NodeJS.Proce
 /** Settings from every source, and the plugins: the command's defaults, the config file's, then `--plugin`. */
 export function resolveConfig(
   flags: Partial<Record<SettingKey, unknown>>,
-  defaults: (settings: Settings) => PluginSpec[],
+  defaults: (settings: Settings, env: NodeJS.ProcessEnv) => PluginSpec[],
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): RunConfig {
@@ -60,7 +60,7 @@ export function resolveConfig(
     flags,
   });
   const plugins = [
-    ...defaults(settings),
+    ...defaults(settings, { ...dotenv, ...env }),
     ...(config?.plugins ?? []),
     ...settings.plugins.map((use) => ({ use, from: "SERVICE_PLUGINS or --plugin" })),
   ];

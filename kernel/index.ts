@@ -48,6 +48,16 @@ export {
   type AccessScope,
   type AccessScopes,
 } from "./hooks/auth-hook.js";
+export {
+  cacheDir,
+  dashboardTokenPath,
+  ensureDashboardToken,
+  readDashboardToken,
+  InsecureCredentialError,
+  DASHBOARD_TOKEN_FILE,
+} from "./operator-access/credential-file.js";
+export { OperatorAccess, isLoopbackBind } from "./operator-access/operator-access.js";
+export { bearerToken, tokensEqual } from "./operator-access/bearer.js";
 export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from "./hooks/deploy-hook.js";
 export { RequestContext, contextOf } from "./http/context.js";
 export { requestState, type RequestState } from "./http/request-state.js";

@@ -16,8 +16,9 @@ import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
 import { PluginHost } from "./plugin-host.js";
 import { PipelineRegistry } from "./registry.js";
 import { loadSettings, type SettingKey, type Settings } from "./settings.js";
-import { DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACER, accessToken, type Token } from "./tokens.js";
+import { DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
 import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
+import { OperatorAccess } from "./operator-access/operator-access.js";
 import { DeployService } from "./deploy/deploy-service.js";
 import { loadWrapper } from "./wrapper/load-wrapper.js";
 import { resolve as resolvePath } from "node:path";
@@ -38,6 +39,8 @@ export class Kernel {
   readonly registry: PipelineRegistry;
   readonly http: HttpApp;
   readonly deployer: DeployService;
+  /** The default policy of the `traces` scope (operator access, SPEC §5.2). */
+  readonly operatorAccess: OperatorAccess;
   private readonly plugins: PluginHost;
   private readonly provided = new Set<symbol>();
   private httpServer?: Server;
@@ -58,6 +61,8 @@ export class Kernel {
     this.registerDefault(LOGGER, log);
     this.registerDefault(REGISTRY, new PipelineRegistry());
     this.registerDefault(TRACER, this.hooks.trace.tracer);
+    this.operatorAccess = new OperatorAccess(settings, log.child({ plugin: "svc:operator-access" }));
+    this.registerDefault(TRACE_ACCESS, this.operatorAccess.policy);
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
     this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r) });
@@ -111,6 +116,11 @@ export class Kernel {
 
   async boot(entries: readonly PluginEntry[]): Promise<void> {
     await this.plugins.start(entries, (plugin) => this.apiFor(plugin));
+    // Operator views exist: make the local credential now, so a viewer finds it before its first
+    // request (unless the host replaced the policy).
+    if (this.http.routes.some((r) => r.scope === "traces") && this.container.resolve(TRACE_ACCESS) === this.operatorAccess.policy) {
+      await this.operatorAccess.prepare();
+    }
   }
 
   /** Serves on `port`/`host` (defaults from settings); resolves once listening. */

@@ -3,16 +3,22 @@
 // A run that does not exit soon after uvu's summary left a server or client open: that fails too.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const [dir = "dist", pattern = "\\.test\\.js$"] = process.argv.slice(2);
 const HANG_AFTER_SUMMARY_MS = 15_000;
 const TOTAL_LIMIT_MS = 40 * 60_000;
 
+// Servers bound to loopback write the operator credential under the cache dir: keep it out of ~.
+const cache = mkdtempSync(join(tmpdir(), "svc-test-cache-"));
+
 const child = spawn(process.execPath, ["node_modules/uvu/bin.js", dir, pattern, "--color", "false"], {
   cwd: root,
   stdio: ["ignore", "pipe", "inherit"],
-  env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+  env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", XDG_CACHE_HOME: cache },
 });
 
 let out = "";
@@ -35,6 +41,7 @@ const overall = setTimeout(() => {
 child.on("exit", (code, signal) => {
   clearTimeout(hang);
   clearTimeout(overall);
+  rmSync(cache, { recursive: true, force: true });
   const count = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(out)?.[1] ?? 0);
   const total = count("Total");
   const passed = count("Passed");

@@ -7,7 +7,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { HttpError } from "../errors.js";
 import type { DeployHook } from "../hooks/deploy-hook.js";
-import { inSpan, type Tracer } from "../hooks/tracer.js";
+import { inSpan, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
 import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
@@ -41,6 +41,18 @@ interface Owned {
 
 export const MAX_DEPLOY_FILES = 1000;
 
+function deployTags(name: string, request: DeployRequest): Tags {
+  return {
+    "svc.pipeline.name": name,
+    "svc.transport": request.path ? "startup" : "runtime",
+    "svc.deploy.kind": request.kind,
+    "svc.deploy.overwrite": request.overwrite ?? false,
+    "svc.deploy.save_files": request.save ?? true,
+    "svc.deploy.skip_mcp": request.skipMcp,
+    "svc.deploy.file_count": request.files ? Object.keys(request.files).length : undefined,
+  };
+}
+
 export class DeployService {
   readonly files: PipelineFiles;
   private readonly owned = new Map<string, Owned>();
@@ -59,13 +71,13 @@ export class DeployService {
   async deploy(request: DeployRequest): Promise<DeployedPipeline> {
     const name = checkPipelineName(request.name);
     return this.serialize(name, () =>
-      inSpan(this.tracer, "svc.deploy", { "svc.pipeline.name": name, "svc.deploy.kind": request.kind }, () => this.load(name, request)),
+      inSpan(this.tracer, "svc.deploy", deployTags(name, request), () => this.load(name, request)),
     );
   }
 
   undeploy(name: string): Promise<void> {
     return this.serialize(name, () =>
-      inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name }, async () => {
+      inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name, "svc.transport": "runtime" }, async () => {
         if (!this.registry.delete(name)) throw deployErrors.notFound(name);
         await this.release(this.owned.get(name));
         this.owned.delete(name);
@@ -78,7 +90,7 @@ export class DeployService {
 
   /** Deploys every folder and YAML file of the pipelines directory; a broken one is skipped. */
   async deployAll(): Promise<{ deployed: string[]; total: number }> {
-    return inSpan(this.tracer, "svc.startup.deploy", {}, async (span) => {
+    return inSpan(this.tracer, "svc.startup.deploy", { "svc.transport": "startup" }, async (span) => {
       await this.files.ensureRoot();
       const candidates = await this.files.candidates();
       const deployed: string[] = [];

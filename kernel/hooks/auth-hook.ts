@@ -86,13 +86,10 @@ export class AuthHook {
 }
 
 /**
- * The kernel's default policies: the spec has no built-in auth for run and management endpoints;
- * traces need an operator, which until the tracing plugin installs its token policy means a request
- * that trusted middleware marked with `tracing_operator`.
+ * The kernel's default policies of run and management: the spec has no built-in auth for them.
+ * The `traces` scope's default is operator access (kernel/operator-access), registered by the kernel.
  */
 export const defaultPolicies: Record<string, AccessPolicy> = {
   run: allow,
   admin: allow,
-  traces: ({ state }) =>
-    state.tracing_operator === true ? allow() : deny(401, "Operator access is required for the trace API."),
 };

@@ -8,6 +8,10 @@ export type Tags = Record<string, TagValue>;
 
 export interface Span {
   readonly name: string;
+  /** The trace this span belongs to (32 hex digits), when a tracer assigns ids. */
+  readonly traceId?: string;
+  /** This span's id (16 hex digits), when a tracer assigns ids. */
+  readonly spanId?: string;
   setTag(key: string, value: TagValue): Span;
   setTags(tags: Tags): Span;
   /** Ends the span; an error marks it failed. Ending twice is a no-op. */
@@ -15,7 +19,13 @@ export interface Span {
 }
 
 export interface Tracer {
+  /** Starts a span under `parent`; without one, under the tracer's current span (if it keeps one). */
   startSpan(name: string, tags?: Tags, parent?: Span): Span;
+  /**
+   * Runs `fn` with `span` as the current span, so spans started inside it without an explicit
+   * parent (across awaits) nest below it. Optional: a tracer without it has no current span.
+   */
+  withSpan?<T>(span: Span, fn: () => T): T;
 }
 
 class NoopSpan implements Span {
@@ -39,6 +49,12 @@ class FanoutSpan implements Span {
     readonly name: string,
     readonly parts: readonly Span[],
   ) {}
+  get traceId(): string | undefined {
+    return this.parts[0]?.traceId;
+  }
+  get spanId(): string | undefined {
+    return this.parts[0]?.spanId;
+  }
   setTag(key: string, value: TagValue): Span {
     for (const s of this.parts) s.setTag(key, value);
     return this;
@@ -61,6 +77,17 @@ class FanoutTracer implements Tracer {
       this.tracers.map((t, i) => t.startSpan(name, tags, parents?.[i])),
     );
   }
+  withSpan<T>(span: Span, fn: () => T): T {
+    if (!(span instanceof FanoutSpan)) return fn();
+    // Each tracer enters its own part of the span.
+    let run = fn;
+    this.tracers.forEach((t, i) => {
+      const inner = run;
+      const part = span.parts[i];
+      if (t.withSpan && part) run = () => t.withSpan!(part, inner);
+    });
+    return run();
+  }
 }
 
 /** The tracer the kernel hands out: delegates to whatever the `trace` hook holds at call time. */
@@ -79,9 +106,14 @@ export class ProxyTracer implements Tracer {
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
     return this.delegate.startSpan(name, tags, parent);
   }
+
+  withSpan<T>(span: Span, fn: () => T): T {
+    const d = this.delegate;
+    return d.withSpan ? d.withSpan(span, fn) : fn();
+  }
 }
 
-/** Runs `fn` in a span that ends with the outcome of `fn`. */
+/** Runs `fn` in a span, current while `fn` runs, that ends with the outcome of `fn`. */
 export async function inSpan<T>(
   tracer: Tracer,
   name: string,
@@ -91,7 +123,7 @@ export async function inSpan<T>(
 ): Promise<T> {
   const span = tracer.startSpan(name, tags, parent);
   try {
-    const result = await fn(span);
+    const result = await (tracer.withSpan ? tracer.withSpan(span, () => fn(span)) : fn(span));
     span.end();
     return result;
   } catch (error) {

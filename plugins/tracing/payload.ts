@@ -1,0 +1,112 @@
+/**
+ * @module The `svc.payload.values` tag: one `key=<text>` entry per top-level input key, sorted by
+ * key. By default only shapes (`str(12)`, `int`, `list(3)`, `dict(2)`…); with
+ * SERVICE_TRACING_INCLUDE_PAYLOAD_VALUES the values, with secrets redacted at any depth.
+ *
+ * A key is secret when its *name* says so: split into words (`snake_case`, `kebab-case`,
+ * `camelCase`), it contains a word such as `token`, `password`, `secret`, `authorization`, `auth`,
+ * `credential`, `cookie` or `apikey`, or a pair such as `api key`, `access key`, `private key`.
+ * A bare `key` is not secret (`keyword`, `key_points`, `sort_key` stay visible), and neither is
+ * `max_tokens`.
+ */
+import { boundedJson, REDACTED } from "./render.js";
+
+const SECRET_WORDS = new Set([
+  "token",
+  "password",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "secret",
+  "secrets",
+  "authorization",
+  "auth",
+  "credential",
+  "credentials",
+  "cookie",
+  "cookies",
+  "apikey",
+  "apikeys",
+  "bearer",
+  "jwt",
+  "privatekey",
+]);
+/** Words that make a following `key` secret. */
+const KEY_QUALIFIERS = new Set(["api", "access", "private", "signing", "encryption", "session", "client", "master", "license"]);
+
+const MAX_ENTRIES = 64;
+const VALUE_LIMIT = 500;
+
+function words(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+const verdicts = new Map<string, boolean>();
+
+/** Whether a key's name marks its value as a secret. */
+export function isSensitiveKey(key: string): boolean {
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    const w = words(key);
+    verdict = w.some((word, i) => SECRET_WORDS.has(word) || (word === "key" && i > 0 && KEY_QUALIFIERS.has(w[i - 1]!)));
+    if (verdicts.size > 4096) verdicts.clear();
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** The shape of one value: `null`, `bool`, `str(n)`, `int`, `float`, `list(n)`, `dict(n)`, `<Type>(n)`. */
+export function shapeOf(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  switch (typeof value) {
+    case "boolean":
+      return "bool";
+    case "string":
+      return `str(${value.length})`;
+    case "number":
+      return Number.isInteger(value) ? "int" : "float";
+    case "bigint":
+      return "int";
+    case "function":
+      return "function";
+    case "symbol":
+      return "symbol";
+  }
+  if (Array.isArray(value)) return `list(${value.length})`;
+  if (value instanceof Set) return `list(${value.size})`;
+  if (value instanceof Map) return `dict(${value.size})`;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return `dict(${Object.keys(value).length})`;
+  const type = (value as object).constructor?.name ?? "object";
+  const length = (value as { length?: unknown; size?: unknown; byteLength?: unknown }).length ?? (value as { size?: unknown }).size ?? (value as { byteLength?: unknown }).byteLength;
+  return typeof length === "number" ? `${type}(${length})` : type;
+}
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return value.length > VALUE_LIMIT ? value.slice(0, VALUE_LIMIT) : value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  return boundedJson(value, { limit: VALUE_LIMIT, redact: isSensitiveKey });
+}
+
+function entriesOf(input: unknown): [string, unknown][] {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return [["value", input]];
+  const proto = Object.getPrototypeOf(input);
+  if (proto !== Object.prototype && proto !== null) return [["value", input]];
+  const keys = Object.keys(input).sort();
+  const out: [string, unknown][] = [];
+  for (let i = 0; i < keys.length && i < MAX_ENTRIES; i++) out.push([keys[i]!, (input as Record<string, unknown>)[keys[i]!]]);
+  return out;
+}
+
+/** The entries of the payload tag, sorted by key. */
+export function payloadTag(input: unknown, includeValues: boolean): string[] {
+  const entries = entriesOf(input);
+  if (!includeValues) return entries.map(([key, value]) => `${key}=${shapeOf(value)}`);
+  return entries.map(([key, value]) => `${key}=${isSensitiveKey(key) ? REDACTED : valueText(value)}`);
+}

@@ -1,0 +1,143 @@
+/**
+ * @module The tracer the tracing plugin installs on the kernel's `trace` hook. Each span is
+ * recorded in the trace buffer (when the trace API is on) and handed to an exporter (OpenTelemetry,
+ * when configured), under one pair of ids. A span started without a parent nests below the current
+ * span (AsyncLocalStorage, entered by `withSpan`), so a wrapper's pipeline runs nest below the
+ * transport's span without passing it along.
+ *
+ * Filters: framework spans (`haystack.*`) are kept out of the buffer when
+ * SERVICE_TRACING_INCLUDE_FRAMEWORK_SPANS is false (they are still exported); span names in
+ * SERVICE_TRACING_EXCLUDED_SPANS are dropped everywhere. The children of a span that is not kept
+ * attach to its nearest kept ancestor.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Span, TagValue, Tags, Tracer } from "svc";
+import { newSpanId, newTraceId } from "./ids.js";
+import { outcomeTags } from "./outcome.js";
+import type { SpanRecord, TraceBuffer } from "./trace-buffer.js";
+
+/** A span in an exporter (OpenTelemetry): it supplies the ids when present. */
+export interface ExportedSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  setTag(key: string, value: TagValue): void;
+  end(error?: unknown): void;
+}
+
+export interface SpanExporter {
+  start(name: string, tags: Tags | undefined, parent: ExportedSpan | undefined): ExportedSpan;
+}
+
+export interface TracerOptions {
+  /** The trace buffer; undefined when the local trace API is off. */
+  readonly buffer?: TraceBuffer;
+  readonly exporter?: SpanExporter;
+  readonly includeFrameworkSpans: boolean;
+  readonly excludedSpans: readonly string[];
+  /** SERVICE_SHOW_TRACEBACKS: add the error stack to failed spans. */
+  readonly showTracebacks: boolean;
+}
+
+const FRAMEWORK_PREFIX = "haystack.";
+
+export class TracingSpan implements Span {
+  private ended = false;
+
+  constructor(
+    private readonly tracer: SvcTracer,
+    readonly name: string,
+    readonly traceId: string,
+    readonly spanId: string,
+    /** The nearest kept ancestor in the buffer, for children of a span that is not kept. */
+    readonly bufferParentId: string | undefined,
+    readonly record: SpanRecord | undefined,
+    readonly exported: ExportedSpan | undefined,
+  ) {}
+
+  /** The id children record as their parent in the buffer. */
+  get bufferId(): string | undefined {
+    return this.record ? this.spanId : this.bufferParentId;
+  }
+
+  setTag(key: string, value: TagValue): Span {
+    if (this.ended) return this;
+    this.record?.setTag(key, value);
+    this.exported?.setTag(key, value);
+    return this;
+  }
+
+  setTags(tags: Tags): Span {
+    for (const key in tags) this.setTag(key, tags[key]);
+    return this;
+  }
+
+  end(error?: unknown): void {
+    if (this.ended) return;
+    this.setTags(outcomeTags(error, this.tracer.showTracebacks));
+    this.ended = true;
+    if (this.record) this.tracer.buffer!.finish(this.traceId, this.record);
+    this.exported?.end(error);
+  }
+}
+
+/** An excluded span: records nothing, and passes its parent on to spans started below it. */
+class DroppedSpan implements Span {
+  constructor(
+    readonly name: string,
+    readonly parent: TracingSpan | undefined,
+  ) {}
+  get traceId(): string | undefined {
+    return this.parent?.traceId;
+  }
+  get spanId(): string | undefined {
+    return this.parent?.spanId;
+  }
+  setTag(): Span {
+    return this;
+  }
+  setTags(): Span {
+    return this;
+  }
+  end(): void {}
+}
+
+export class SvcTracer implements Tracer {
+  readonly buffer?: TraceBuffer;
+  readonly showTracebacks: boolean;
+  private readonly exporter?: SpanExporter;
+  private readonly current = new AsyncLocalStorage<Span>();
+  private readonly excluded: ReadonlySet<string>;
+  private readonly includeFramework: boolean;
+
+  constructor(options: TracerOptions) {
+    this.buffer = options.buffer;
+    this.exporter = options.exporter;
+    this.showTracebacks = options.showTracebacks;
+    this.excluded = new Set(options.excludedSpans);
+    this.includeFramework = options.includeFrameworkSpans;
+  }
+
+  /** The current span of this async context, if any. */
+  currentSpan(): Span | undefined {
+    return this.current.getStore();
+  }
+
+  withSpan<T>(span: Span, fn: () => T): T {
+    return this.current.run(span, fn);
+  }
+
+  startSpan(name: string, tags?: Tags, parent?: Span): Span {
+    let p = parent ?? this.current.getStore();
+    if (p instanceof DroppedSpan) p = p.parent;
+    const up = p instanceof TracingSpan ? p : undefined;
+    if (this.excluded.size > 0 && this.excluded.has(name)) return new DroppedSpan(name, up);
+
+    const exported = this.exporter?.start(name, tags, up?.exported);
+    const traceId = exported?.traceId ?? up?.traceId ?? newTraceId();
+    const spanId = exported?.spanId ?? newSpanId();
+    const bufferParentId = up?.bufferId;
+    const keep = this.buffer !== undefined && (this.includeFramework || !name.startsWith(FRAMEWORK_PREFIX));
+    const record = keep ? this.buffer!.start(traceId, spanId, bufferParentId, name, tags) : undefined;
+    return new TracingSpan(this, name, traceId, spanId, bufferParentId, record, exported);
+  }
+}
