@@ -345,14 +345,10 @@ test("several tracers each see the whole span tree", () => {
 const accessRequest = (scope: "traces" | "admin" | "run", state: Record<string, unknown> = {}) =>
   ({ scope, state, req: {} as never }) as const;
 
-test("default policies: run and admin allowed, traces need an operator (401)", async () => {
+test("default policies: run and admin allowed (traces: operator access, see operator-access.test)", async () => {
   const { hooks } = makeHooks();
   assert.equal(await hooks.auth.authorize(accessRequest("run")), { allow: true });
   assert.equal(await hooks.auth.authorize(accessRequest("admin")), { allow: true });
-  const denied = await hooks.auth.authorize(accessRequest("traces"));
-  assert.equal(denied.allow, false);
-  assert.is(denied.allow === false && denied.status, 401);
-  assert.equal(await hooks.auth.authorize(accessRequest("traces", { tracing_operator: true })), { allow: true });
 });
 
 test("an auth tap short-circuits with 403; taps returning undefined fall through", async () => {
