@@ -1,0 +1,71 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { isSensitiveKey, payloadTag, shapeOf } from "../../../plugins/tracing/index.js";
+
+test("shapes by default: types and sizes, never values", () => {
+  class Custom {
+    length = 7;
+  }
+  assert.equal(payloadTag({ value: 3 }, false), ["value=int"]);
+  assert.equal(payloadTag(42, false), ["value=int"]);
+  assert.equal(payloadTag({ s: "secret text", f: 1.5, b: true, n: null, l: [1, 2], d: { a: 1 }, c: new Custom(), m: new Map() }, false), [
+    "b=bool",
+    "c=Custom(7)",
+    "d=dict(1)",
+    "f=float",
+    "l=list(2)",
+    "m=dict(0)",
+    "n=null",
+    "s=str(11)",
+  ]);
+  assert.is(shapeOf(new Date()), "Date");
+  assert.is(shapeOf(Buffer.from("abc")), "Buffer(3)");
+});
+
+test("sensitive key names: words like token, password, secret, authorization, api key; not any key with 'key'", () => {
+  for (const key of ["api_key", "apiKey", "OPENAI_API_KEY", "x-api-key", "token", "access_token", "refreshToken", "password", "db_passwd", "client_secret", "Authorization", "auth", "credentials", "cookie", "private_key", "apikey"]) {
+    assert.ok(isSensitiveKey(key), key);
+  }
+  for (const key of ["key", "keyword", "keys", "key_points", "sort_key", "monkey", "max_tokens", "tokenizer", "author", "question", "passage"]) {
+    assert.not.ok(isSensitiveKey(key), key);
+  }
+});
+
+test("values when opted in: text for scalars, sorted-key JSON for structures, secrets redacted at any depth", () => {
+  const tag = payloadTag(
+    {
+      question: "What is svc?",
+      top_k: 3,
+      flag: false,
+      none: null,
+      headers: { Authorization: "Bearer abc", accept: "json" },
+      list: [{ token: "t" }, 2],
+      set: new Set(["b", "a"]),
+      api_key: "sk-1",
+      keyword: "cats",
+    },
+    true,
+  );
+  assert.equal(tag, [
+    "api_key=[redacted]",
+    "flag=false",
+    'headers={"Authorization":"[redacted]","accept":"json"}',
+    "keyword=cats",
+    'list=[{"token":"[redacted]"},2]',
+    "none=null",
+    "question=What is svc?",
+    'set=["a","b"]',
+    "top_k=3",
+  ]);
+  assert.ok(!tag.join("").includes("sk-1") && !tag.join("").includes("Bearer abc"));
+});
+
+test("values are bounded: a huge payload costs its first few hundred characters", () => {
+  const [entry] = payloadTag({ big: { text: "x".repeat(1_000_000), more: Array.from({ length: 100_000 }, (_, i) => i) } }, true);
+  assert.ok(entry!.length <= 510, String(entry!.length));
+  const circular: Record<string, unknown> = { a: 1 };
+  circular.self = circular;
+  assert.equal(payloadTag({ c: circular }, true), ['c={"a":1,"self":"[circular]"}']);
+});
+
+test.run();
