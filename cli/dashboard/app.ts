@@ -16,7 +16,7 @@ export interface DashboardOptions {
   readonly limit?: number;
   readonly intervalSec: number;
   /** Chosen again before every poll, so a credential file written later is picked up. */
-  readonly credential: () => Credential;
+  readonly credential: () => Promise<Credential>;
   readonly color: boolean;
   readonly terminal: Terminal;
 }
@@ -26,7 +26,7 @@ const QUIT_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 export function runDashboard(options: DashboardOptions): Promise<void> {
   const { terminal } = options;
   let state: ViewState = initialState();
-  let credential = options.credential();
+  let credential: Credential = { source: "none" };
   let timer: NodeJS.Timeout | undefined;
   let inFlight: AbortController | undefined;
   let stopped = false;
@@ -36,7 +36,7 @@ export function runDashboard(options: DashboardOptions): Promise<void> {
   const draw = () => {
     if (stopped) return;
     const size = terminal.size;
-    const out = render(state, size, { url: options.url, intervalSec: options.intervalSec, credentialFile: credential.file });
+    const out = render(state, size, { url: options.url, intervalSec: options.intervalSec, credentialFile: credential.file, credentialRefused: credential.refused });
     state = { ...state, scroll: out.scroll };
     terminal.draw(out.lines.map((l) => toAnsi(l, size.columns, options.color)));
   };
@@ -44,7 +44,7 @@ export function runDashboard(options: DashboardOptions): Promise<void> {
   const poll = async (manual: boolean) => {
     if (inFlight || stopped) return;
     inFlight = new AbortController();
-    credential = options.credential();
+    credential = await options.credential();
     const result = await pollTraces({
       url: options.url,
       limit: options.limit,

@@ -25,6 +25,8 @@ export interface Credential {
   readonly source: CredentialSource;
   /** The credential file, when discovery applies to this host (for messages). */
   readonly file?: string;
+  /** Why the credential file was not used (not private to this user, say). */
+  readonly refused?: string;
 }
 
 export interface CredentialOptions {
@@ -32,17 +34,21 @@ export interface CredentialOptions {
   readonly explicit?: string;
   /** Where the server keeps its credential file. */
   readonly credentialFile: () => string;
-  /** Reads the credential file; undefined when it is missing or unusable. */
-  readonly readCredential: () => string | undefined;
+  /** Reads the credential file: undefined when there is none; throws when it may not be trusted. */
+  readonly readCredential: (file: string) => Promise<string | undefined>;
   readonly platform?: NodeJS.Platform;
 }
 
-export function operatorCredential(url: string, options: CredentialOptions): Credential {
+export async function operatorCredential(url: string, options: CredentialOptions): Promise<Credential> {
   const discoverable = isLiteralLoopback(url) && (options.platform ?? process.platform) !== "win32";
   const file = discoverable ? options.credentialFile() : undefined;
   const explicit = options.explicit?.trim();
   if (explicit) return { token: explicit, source: "explicit", file };
-  if (!discoverable) return { source: "none" };
-  const token = options.readCredential()?.trim();
-  return token ? { token, source: "credential-file", file } : { source: "none", file };
+  if (!file) return { source: "none" };
+  try {
+    const token = (await options.readCredential(file))?.trim();
+    return token ? { token, source: "credential-file", file } : { source: "none", file };
+  } catch (error) {
+    return { source: "none", file, refused: (error as Error).message };
+  }
 }

@@ -5,7 +5,7 @@
  */
 import type { CAC } from "cac";
 import * as v from "valibot";
-import { loadSettings, readConfigFile, readDotEnv } from "svc";
+import { dashboardTokenPath, loadSettings, readConfigFile, readDashboardToken, readDotEnv } from "svc";
 import { CliError, UsageError, runClientCommand, serverUrl } from "../client.js";
 import { colorOn } from "../output.js";
 import { runDashboard } from "./app.js";
@@ -63,9 +63,8 @@ export async function dashboard(flags: DashboardFlags): Promise<void> {
       credential: () =>
         operatorCredential(config.url, {
           explicit: config.explicitToken,
-          // TODO(wt-tracing): the kernel's credential file path and reader.
-          credentialFile: () => "",
-          readCredential: () => undefined,
+          credentialFile: () => dashboardTokenPath(process.env),
+          readCredential: (file) => readDashboardToken(file),
         }),
     });
   });

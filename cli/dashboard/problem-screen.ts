@@ -11,6 +11,8 @@ export interface ScreenContext {
   readonly intervalSec: number;
   /** The operator credential file, when the host is one it is read for. */
   readonly credentialFile?: string;
+  /** Why the credential file was not used, when it was refused. */
+  readonly credentialRefused?: string;
 }
 
 const TOKEN_HINT = "Or set SERVICE_DASHBOARD_TOKEN to the server's SERVICE_TRACING_TOKEN.";
@@ -33,7 +35,9 @@ function describeProblem(problem: Problem, ctx: ScreenContext): Line[] {
         title("401", `Not authorized: GET /traces at ${ctx.url} needs an operator credential.`),
         line(),
         ...(problem.credential === "none"
-          ? ctx.credentialFile
+          ? ctx.credentialRefused
+            ? [text(`${ctx.credentialRefused}`), text(TOKEN_HINT)]
+            : ctx.credentialFile
             ? [
                 text(`No credential found in ${ctx.credentialFile}.`),
                 text("A server bound to localhost, 127.0.0.1 or ::1 writes it when it starts; run both as the same user with the same XDG_CACHE_HOME."),

@@ -9,7 +9,7 @@ import { listRows, scrollFor, selectedIndex, type Row } from "./rows.js";
 import type { SpanNode, Tag } from "./snapshot.js";
 import { sampleStats } from "./stats.js";
 import { cell, clean, fit, line, piece, type Line, type Piece, type Style } from "./styled-line.js";
-import { componentName, errorMessage, slowComponent, tagValue, traceKind, traceState, type TraceState } from "./trace-facts.js";
+import { errorMessage, slowComponent, tagValue, traceKind, traceState, type TraceState } from "./trace-facts.js";
 import { shownTraces, type ViewState } from "./view-state.js";
 
 export interface Size {
@@ -124,13 +124,13 @@ function traceLine(row: Extract<Row, { type: "trace" }>, state: ViewState): Line
   const error = st === "failed" ? errorMessage(t) : undefined;
   if (error) pieces.push(piece(`  ${clean(error)}`, "red"));
   const slow = slowComponent(t, state.slowComponentMs);
-  if (slow) pieces.push(piece(`  slow: ${clean(componentName(slow))} ${formatDuration(slow.duration_ms)}`, "yellow"));
+  if (slow) pieces.push(piece(`  slow: ${clean(slow.name)} ${formatDuration(slow.duration_ms)}`, "yellow"));
   return line(...pieces);
 }
 
 function spanLine(row: Extract<Row, { type: "span" }>, state: ViewState): Line {
   const s = row.span;
-  const slow = slowComponent(row.trace, state.slowComponentMs)?.span_id === s.span_id;
+  const slow = s.slow === true || slowComponent(row.trace, state.slowComponentMs)?.span_id === s.span_id;
   const failed = tagValue(s.tags, "error.type") !== undefined || tagValue(s.tags, "success") === "false";
   const fold = s.children.length === 0 ? "" : row.collapsed ? `[+${countSpans(s) - 1}] ` : "";
   const pieces: Piece[] = [

@@ -16,8 +16,16 @@ export interface SpanNode {
   readonly start_time_ms: number;
   readonly duration_ms: number;
   readonly running: boolean;
+  /** Set by the server on the trace's highlighted slow component. */
+  readonly slow?: boolean;
   readonly tags: readonly Tag[];
   readonly children: readonly SpanNode[];
+}
+
+export interface SlowComponent {
+  readonly span_id: string;
+  readonly name: string;
+  readonly duration_ms: number;
 }
 
 export interface TraceRecord {
@@ -28,6 +36,10 @@ export interface TraceRecord {
   readonly tags: readonly Tag[];
   readonly span_count: number;
   readonly root_span: SpanNode | null;
+  /** Derived by the server (svc does); the viewer derives them itself when absent. */
+  readonly kind?: string;
+  readonly state?: string;
+  readonly slow_component?: SlowComponent | null;
 }
 
 export interface SnapshotConfig {
@@ -62,13 +74,16 @@ const tagList = v.pipe(
 );
 
 const number = v.fallback(v.number(), 0);
+const id = v.pipe(v.union([v.string(), v.number()]), v.transform(String));
+const optionalText = v.fallback(v.optional(v.string()), undefined);
 
 const spanSchema: v.GenericSchema<unknown, SpanNode> = v.object({
-  span_id: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
+  span_id: id,
   name: v.fallback(v.string(), "(unnamed)"),
   start_time_ms: number,
   duration_ms: number,
   running: v.fallback(v.boolean(), false),
+  slow: v.fallback(v.optional(v.boolean()), undefined),
   tags: v.fallback(tagList, []),
   children: v.fallback(
     v.array(v.lazy(() => spanSchema)),
@@ -77,13 +92,16 @@ const spanSchema: v.GenericSchema<unknown, SpanNode> = v.object({
 });
 
 const traceSchema = v.object({
-  trace_id: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
+  trace_id: id,
   start_time_ms: number,
   duration_ms: number,
   entrypoint: v.fallback(v.nullable(v.string()), null),
   tags: v.fallback(tagList, []),
   span_count: number,
   root_span: v.fallback(v.nullable(spanSchema), null),
+  kind: optionalText,
+  state: optionalText,
+  slow_component: v.fallback(v.optional(v.nullable(v.object({ span_id: id, name: v.string(), duration_ms: v.number() }))), undefined),
 });
 
 const optionalNumber = v.fallback(v.optional(v.number()), undefined);
@@ -96,7 +114,7 @@ export const snapshotSchema = v.object({
       buffer_capacity: optionalNumber,
       fetch_limit: optionalNumber,
       slow_component_ms: optionalNumber,
-      scope: v.fallback(v.optional(v.string()), undefined),
+      scope: optionalText,
     }),
     {},
   ),

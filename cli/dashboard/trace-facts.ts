@@ -1,16 +1,19 @@
 /**
  * @module What the viewer derives from a trace record: its state (failed, running, ok), its kind
- * (from the root span's name), whether it streamed, and its slowest component. Tags are looked up
- * by the part after the namespace (`…success`, `…error.type`), so `svc.*` and framework
- * (`haystack.*`) names both count.
+ * (from the root span's name), whether it streamed, and its slowest component. What the server
+ * derived itself (`state`, `kind`, `slow_component`, as svc sends them) wins; the rules here are
+ * the same ones, for servers that send only the SPEC §2.10 fields. Tags are looked up by the part
+ * after the namespace (`…success`, `…error.type`), so `svc.*` and `haystack.*` names both count.
  */
-import type { SpanNode, Tag, TraceRecord } from "./snapshot.js";
+import type { SlowComponent, SpanNode, Tag, TraceRecord } from "./snapshot.js";
 
 export const TRACE_STATES = ["ok", "failed", "running"] as const;
 export type TraceState = (typeof TRACE_STATES)[number];
 
 export const TRACE_KINDS = ["run", "openai", "mcp", "deploy", "undeploy", "other"] as const;
 export type TraceKind = (typeof TRACE_KINDS)[number];
+
+const isOneOf = <T extends string>(values: readonly T[], value: string | undefined): value is T => values.includes(value as T);
 
 /** The value of the first tag whose key is `name` or ends with `.name`. */
 export function tagValue(tags: readonly Tag[], name: string): string | undefined {
@@ -20,6 +23,7 @@ export function tagValue(tags: readonly Tag[], name: string): string | undefined
 
 /** Failed when any span recorded an error type or `success=false`; running while the root runs. */
 export function traceState(trace: TraceRecord): TraceState {
+  if (isOneOf(TRACE_STATES, trace.state)) return trace.state;
   if (tagValue(trace.tags, "error.type") !== undefined || tagValue(trace.tags, "success") === "false") return "failed";
   if (trace.root_span && anySpan(trace.root_span, (s) => tagValue(s.tags, "error.type") !== undefined)) return "failed";
   return trace.root_span?.running ? "running" : "ok";
@@ -27,6 +31,7 @@ export function traceState(trace: TraceRecord): TraceState {
 
 /** The kind named by the root span: `….undeploy`, `….deploy`, `….openai.…`, `….mcp.…`, `….run`. */
 export function traceKind(trace: TraceRecord): TraceKind {
+  if (isOneOf(TRACE_KINDS, trace.kind)) return trace.kind;
   const name = trace.root_span?.name ?? "";
   if (name.includes(".undeploy")) return "undeploy";
   if (name.includes(".deploy")) return "deploy";
@@ -65,7 +70,8 @@ const isComponentSpan = (span: SpanNode) => span.name.endsWith("component.run");
  * The slowest finished component span when it took strictly longer than `thresholdMs` (ties: the
  * smaller component name). At most one per trace.
  */
-export function slowComponent(trace: TraceRecord, thresholdMs: number): SpanNode | undefined {
+export function slowComponent(trace: TraceRecord, thresholdMs: number): SlowComponent | undefined {
+  if (trace.slow_component !== undefined) return trace.slow_component ?? undefined;
   let slowest: SpanNode | undefined;
   const visit = (span: SpanNode) => {
     if (isComponentSpan(span) && !span.running) {
@@ -76,7 +82,8 @@ export function slowComponent(trace: TraceRecord, thresholdMs: number): SpanNode
     span.children.forEach(visit);
   };
   if (trace.root_span) visit(trace.root_span);
-  return slowest && slowest.duration_ms > thresholdMs ? slowest : undefined;
+  if (!slowest || slowest.duration_ms <= thresholdMs) return undefined;
+  return { span_id: slowest.span_id, name: componentName(slowest), duration_ms: slowest.duration_ms };
 }
 
 /** Every `key=value` of the trace and its spans, lowercased, for search. */

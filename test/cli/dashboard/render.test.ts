@@ -98,6 +98,11 @@ test("401, 403, unreachable and missing-API screens say what happened and what t
   assert.match(noFile, /SERVICE_DASHBOARD_TOKEN/);
   assert.match(noFile, /Server said: missing operator credential/);
   assert.not.match(noFile, /aaaa1111/, "the list is replaced by the screen");
+  const refused = render(applyProblem(loaded(), { kind: "unauthorized", detail: "", credential: "none" }), { columns: 100, rows: 20 }, {
+    ...ctx,
+    credentialRefused: "Refusing the operator credential /x/svc/dashboard-token: its mode is 644, expected 600 (chmod 600 /x/svc/dashboard-token).",
+  });
+  assert.match(refused.lines.map(plain).join(" "), /Refusing the operator credential \/x\/svc\/dashboard-token: its mode is 644/);
   const remote = show({ kind: "unauthorized", detail: "", credential: "none" }, "http://traces.example:1416", null);
   assert.match(remote, /read only for the hosts localhost, 127\.0\.0\.1 and ::1/);
   assert.match(remote, /For traces\.example, set SERVICE_DASHBOARD_TOKEN/);

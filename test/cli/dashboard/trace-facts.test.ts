@@ -36,6 +36,17 @@ test("slow component: the slowest finished component strictly above the threshol
   assert.is(slowComponent(running, 1000), undefined, "running components are not judged");
 });
 
+test("what the server derived (state, kind, slow component) wins over the viewer's own rules", () => {
+  const base = sample()[1]!;
+  const server = { ...base, state: "failed", kind: "mcp", slow_component: { span_id: "b-c1", name: "retriever", duration_ms: 400 } };
+  assert.is(traceState(server), "failed");
+  assert.is(traceKind(server), "mcp");
+  assert.equal(slowComponent(server, 1000), { span_id: "b-c1", name: "retriever", duration_ms: 400 });
+  assert.is(slowComponent({ ...base, slow_component: null }, 1000), undefined, "null: the server found none");
+  assert.equal(slowComponent(base, 1000), { span_id: "b-c2", name: "llm", duration_ms: 2400 }, "absent: derived");
+  assert.is(traceKind({ ...base, kind: "teleport" }), "run", "an unknown value falls back to the rules");
+});
+
 test("search text holds the trace id and every key=value of the trace and its spans", () => {
   const text = searchText(sample()[1]!);
   assert.ok(text.includes("bbbb2222"));
