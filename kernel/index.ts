@@ -37,7 +37,7 @@ export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";
 export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/stream-hook.js";
-export { NOOP_TRACER, inSpan, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
 export {
   allow,
   deny,

@@ -7,7 +7,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { HttpError } from "../errors.js";
 import type { DeployHook } from "../hooks/deploy-hook.js";
-import { inSpan, type Tags, type Tracer } from "../hooks/tracer.js";
+import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
 import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
@@ -68,10 +68,11 @@ export class DeployService {
     this.files = new PipelineFiles(pipelinesDir);
   }
 
-  async deploy(request: DeployRequest): Promise<DeployedPipeline> {
+  /** Deploys; `parent` is the span of a larger operation (startup) the deploy is part of. */
+  async deploy(request: DeployRequest, parent?: Span): Promise<DeployedPipeline> {
     const name = checkPipelineName(request.name);
     return this.serialize(name, () =>
-      inSpan(this.tracer, "svc.deploy", deployTags(name, request), () => this.load(name, request)),
+      inSpan(this.tracer, "svc.deploy", deployTags(name, request), () => this.load(name, request), parent),
     );
   }
 
@@ -96,7 +97,7 @@ export class DeployService {
       const deployed: string[] = [];
       for (const c of candidates) {
         try {
-          await this.deploy({ kind: c.kind, name: c.name, path: c.path });
+          await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
           deployed.push(c.name);
         } catch (error) {
           this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);

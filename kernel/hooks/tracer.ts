@@ -19,13 +19,25 @@ export interface Span {
 }
 
 export interface Tracer {
-  /** Starts a span under `parent`; without one, under the tracer's current span (if it keeps one). */
+  /** Starts a span under `parent`, or a new trace without one. */
   startSpan(name: string, tags?: Tags, parent?: Span): Span;
-  /**
-   * Runs `fn` with `span` as the current span, so spans started inside it without an explicit
-   * parent (across awaits) nest below it. Optional: a tracer without it has no current span.
-   */
-  withSpan?<T>(span: Span, fn: () => T): T;
+}
+
+/**
+ * The span of the invocation an AbortSignal belongs to. A transport's run span is bound to the
+ * call's signal, so code that only has the signal (a pipeline a wrapper runs with
+ * `{ signal: ctx.signal }`) can nest its spans below the run without an async context, whose
+ * hooks would cost every request. A WeakMap: the entry goes with the signal.
+ */
+const signalSpans = new WeakMap<AbortSignal, Span>();
+
+export function bindSignalSpan(signal: AbortSignal, span: Span): void {
+  signalSpans.set(signal, span);
+}
+
+/** The span bound to `signal`, if any. */
+export function signalSpan(signal: AbortSignal | undefined): Span | undefined {
+  return signal ? signalSpans.get(signal) : undefined;
 }
 
 class NoopSpan implements Span {
@@ -77,17 +89,6 @@ class FanoutTracer implements Tracer {
       this.tracers.map((t, i) => t.startSpan(name, tags, parents?.[i])),
     );
   }
-  withSpan<T>(span: Span, fn: () => T): T {
-    if (!(span instanceof FanoutSpan)) return fn();
-    // Each tracer enters its own part of the span.
-    let run = fn;
-    this.tracers.forEach((t, i) => {
-      const inner = run;
-      const part = span.parts[i];
-      if (t.withSpan && part) run = () => t.withSpan!(part, inner);
-    });
-    return run();
-  }
 }
 
 /** The tracer the kernel hands out: delegates to whatever the `trace` hook holds at call time. */
@@ -106,14 +107,9 @@ export class ProxyTracer implements Tracer {
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
     return this.delegate.startSpan(name, tags, parent);
   }
-
-  withSpan<T>(span: Span, fn: () => T): T {
-    const d = this.delegate;
-    return d.withSpan ? d.withSpan(span, fn) : fn();
-  }
 }
 
-/** Runs `fn` in a span, current while `fn` runs, that ends with the outcome of `fn`. */
+/** Runs `fn` in a span that ends with the outcome of `fn`. */
 export async function inSpan<T>(
   tracer: Tracer,
   name: string,
@@ -123,7 +119,7 @@ export async function inSpan<T>(
 ): Promise<T> {
   const span = tracer.startSpan(name, tags, parent);
   try {
-    const result = await (tracer.withSpan ? tracer.withSpan(span, () => fn(span)) : fn(span));
+    const result = await fn(span);
     span.end();
     return result;
   } catch (error) {

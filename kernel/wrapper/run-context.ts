@@ -4,7 +4,7 @@
  * something reads them; object literals with getters would be slow to build on every request.
  */
 import type { RunCall } from "../hooks/index.js";
-import type { Span } from "../hooks/tracer.js";
+import { bindSignalSpan, type Span } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
 import type { Logger } from "../logger.js";
 import type { RunContext } from "./base-pipeline-wrapper.js";
@@ -42,8 +42,11 @@ export class CallRunContext implements RunContext {
     return this.call.pipeline;
   }
 
+  /** Reading it binds the call's span to the signal, so a pipeline run with it nests below the call. */
   get signal(): AbortSignal {
-    return this.call.signal;
+    const signal = this.call.signal;
+    if (this.call.span) bindSignalSpan(signal, this.call.span);
+    return signal;
   }
 
   get span(): Span | undefined {

@@ -1,21 +1,38 @@
 /**
  * @module Trace and span ids in OpenTelemetry's format (32 and 16 hex digits) when no
- * OpenTelemetry tracer provides them. A random per-process prefix plus a counter: unique across
- * workers and restarts in practice, and far cheaper than drawing random bytes for every span.
+ * OpenTelemetry tracer provides them: a random prefix and a counter, unique across workers and
+ * restarts in practice, and far cheaper than drawing random bytes for every span. The counter
+ * stays a small integer (fast to format, fixed width); when it runs out the prefix is redrawn.
  */
 import { randomBytes } from "node:crypto";
 
-const processPrefix = randomBytes(8).toString("hex");
-let traceCounter = 0;
-let spanCounter = Number.parseInt(randomBytes(6).toString("hex"), 16);
+const FIRST = 0x1000_0000;
+const LAST = 0x7fff_ffff;
 
-export function newTraceId(): string {
-  traceCounter = (traceCounter + 1) % 0x1_0000_0000_0000;
-  return processPrefix + traceCounter.toString(16).padStart(16, "0");
+class IdSource {
+  private prefix = "";
+  private counter = LAST;
+
+  constructor(private readonly prefixBytes: number) {}
+
+  next(): string {
+    if (++this.counter > LAST) {
+      this.prefix = randomBytes(this.prefixBytes).toString("hex");
+      this.counter = FIRST + Math.floor(Math.random() * 0x1000_0000);
+    }
+    return this.prefix + this.counter.toString(16);
+  }
 }
 
+const traces = new IdSource(12);
+const spans = new IdSource(4);
+
+/** 32 hex digits. */
+export function newTraceId(): string {
+  return traces.next();
+}
+
+/** 16 hex digits. */
 export function newSpanId(): string {
-  spanCounter = (spanCounter + 1) % 0x1_0000_0000_0000;
-  // 48 counter bits (safe integer arithmetic), the high 16 from the process prefix.
-  return processPrefix.slice(0, 4) + spanCounter.toString(16).padStart(12, "0");
+  return spans.next();
 }

@@ -42,7 +42,7 @@ export default function tracingPlugin(): KernelPlugin {
         showTracebacks: s.showTracebacks,
       });
       kernel.hooks.trace.tap(tracer);
-      const streams = new StreamSpans(tracer);
+      const streams = new StreamSpans();
       // Outermost, so the interceptors inside (monitoring) see the run span on the call.
       kernel.hooks.run.tap(runInterceptor(tracer, streams, s.tracingIncludePayloadValues), { order: "pre" });
       kernel.hooks.stream.tap(streams.tap);

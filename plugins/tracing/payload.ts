@@ -94,19 +94,23 @@ function valueText(value: unknown): string {
   return boundedJson(value, { limit: VALUE_LIMIT, redact: isSensitiveKey });
 }
 
-function entriesOf(input: unknown): [string, unknown][] {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return [["value", input]];
+function isPlainObject(input: unknown): input is Record<string, unknown> {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
   const proto = Object.getPrototypeOf(input);
-  if (proto !== Object.prototype && proto !== null) return [["value", input]];
-  const keys = Object.keys(input).sort();
-  const out: [string, unknown][] = [];
-  for (let i = 0; i < keys.length && i < MAX_ENTRIES; i++) out.push([keys[i]!, (input as Record<string, unknown>)[keys[i]!]]);
-  return out;
+  return proto === Object.prototype || proto === null;
 }
 
-/** The entries of the payload tag, sorted by key. */
+/** The entries of the payload tag, sorted by key (a non-object input is one `value` entry). */
 export function payloadTag(input: unknown, includeValues: boolean): string[] {
-  const entries = entriesOf(input);
-  if (!includeValues) return entries.map(([key, value]) => `${key}=${shapeOf(value)}`);
-  return entries.map(([key, value]) => `${key}=${isSensitiveKey(key) ? REDACTED : valueText(value)}`);
+  if (!isPlainObject(input)) return [`value=${includeValues ? valueText(input) : shapeOf(input)}`];
+  const keys = Object.keys(input);
+  if (keys.length > 1) keys.sort();
+  const n = Math.min(keys.length, MAX_ENTRIES);
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const key = keys[i]!;
+    const value = input[key];
+    out[i] = `${key}=${!includeValues ? shapeOf(value) : isSensitiveKey(key) ? REDACTED : valueText(value)}`;
+  }
+  return out;
 }

@@ -1,8 +1,10 @@
 /**
  * @module The `run` hook interceptor: one span per pipeline invocation, whatever the transport
  * (`svc.pipeline.run` for rest, `svc.<transport>.run` otherwise), under the transport's span when
- * the call carries one. The span is current while the wrapper runs and travels on with the call
- * (`call.span`, so `ctx.span` and later interceptors see it). A streamed result keeps the span open
+ * the call carries one. The span travels on with the call (`call.span`, so `ctx.span` and later
+ * interceptors see it); the run context binds it to the call's AbortSignal when a wrapper reads
+ * `ctx.signal`, so pipelines run with `{ signal: ctx.signal }` nest below it. (The signal is never
+ * read here: creating one costs more than the whole span.) A streamed result keeps the span open
  * until the stream ends (see stream-spans.ts).
  */
 import { SseStream, isStreamable, type Interceptor, type RunCall, type Tags } from "svc";
@@ -47,7 +49,7 @@ export function runInterceptor(tracer: SvcTracer, streams: StreamSpans, includeP
     const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span);
     let result: unknown;
     try {
-      result = await tracer.withSpan(span, () => next({ span }));
+      result = await next({ span });
     } catch (error) {
       span.end(error);
       throw error;

@@ -1,14 +1,12 @@
 /**
  * @module Spans of streamed results. The run interceptor hands over the stream a wrapper returned;
- * it is wrapped so every pull runs with the run span current (a pipeline run lazily inside a
- * generator still nests below it) and so its end is seen. The `stream` hook, which the transport
+ * it is wrapped so its end is seen. The `stream` hook, which the transport
  * pipes the items through, is matched to the span by request id: its notifications end the span
  * with the consumer's view (`svc.stream.items`, `svc.stream.first_item_ms`, `svc.stream.aborted`).
  * A stream no transport pipes through the hook ends the span itself; one never read ends it when
  * the request is aborted.
  */
 import { SseStream, type RunCall, type Span, type StreamInfo, type StreamStats, type StreamTap } from "svc";
-import type { SvcTracer } from "./tracer.js";
 
 /** Streams waiting for their transport to open them, by request id; bounded against leaks. */
 const MAX_PENDING = 10_000;
@@ -60,7 +58,6 @@ export class StreamSpans {
   private readonly pending = new Map<string, TrackedStream>();
   private readonly opened = new WeakMap<StreamInfo, TrackedStream>();
 
-  constructor(private readonly tracer: SvcTracer) {}
 
   /** Wraps a streamed result so its span ends with the stream. */
   track(span: Span, call: RunCall, result: unknown): unknown {
@@ -90,8 +87,6 @@ export class StreamSpans {
   };
 
   private wrap(source: AsyncIterable<unknown> | Iterable<unknown>, tracked: TrackedStream): AsyncIterable<unknown> | Iterable<unknown> {
-    const tracer = this.tracer;
-    const { span } = tracked;
     const observe = <R extends IteratorResult<unknown>>(result: R): R => {
       if (result.done) tracked.sourceEnded(undefined, false);
       else tracked.sawItem();
@@ -106,12 +101,12 @@ export class StreamSpans {
         [Symbol.asyncIterator]() {
           const it = source[Symbol.asyncIterator]();
           return {
-            next: (...args: [] | [unknown]) => tracer.withSpan(span, () => it.next(...args)).then(observe, fail),
+            next: (...args: [] | [unknown]) => it.next(...args).then(observe, fail),
             return: async (value?: unknown) => {
               tracked.sourceEnded(undefined, true);
-              return it.return ? tracer.withSpan(span, () => it.return!(value)) : { done: true as const, value };
+              return it.return ? it.return(value) : { done: true as const, value };
             },
-            throw: (error?: unknown) => (it.throw ? tracer.withSpan(span, () => it.throw!(error)) : Promise.reject(error)),
+            throw: (error?: unknown) => (it.throw ? it.throw(error) : Promise.reject(error)),
           };
         },
       };
@@ -122,17 +117,17 @@ export class StreamSpans {
         return {
           next: (...args: [] | [unknown]) => {
             try {
-              return observe(tracer.withSpan(span, () => it.next(...args)));
+              return observe(it.next(...args));
             } catch (error) {
               return fail(error);
             }
           },
           return: (value?: unknown) => {
             tracked.sourceEnded(undefined, true);
-            return it.return ? tracer.withSpan(span, () => it.return!(value)) : { done: true as const, value };
+            return it.return ? it.return(value) : { done: true as const, value };
           },
           throw: (error?: unknown) => {
-            if (it.throw) return tracer.withSpan(span, () => it.throw!(error));
+            if (it.throw) return it.throw(error);
             throw error;
           },
         };

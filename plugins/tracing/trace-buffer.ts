@@ -28,8 +28,12 @@ export class SpanRecord {
   ) {
     this.startedAt = now;
     this.startMs = performance.timeOrigin + now;
-    this.tags = {};
-    if (tags) for (const key in tags) this.setTag(key, tags[key]);
+    // The tags object is the caller's fresh literal: kept as is (long strings are cut in place).
+    this.tags = tags ?? {};
+    for (const key in this.tags) {
+      const value = this.tags[key];
+      if (typeof value === "string" && value.length > MAX_TAG_LENGTH) this.tags[key] = value.slice(0, MAX_TAG_LENGTH);
+    }
   }
 
   setTag(key: string, value: TagValue): void {
@@ -58,6 +62,8 @@ export class TraceRecord {
 
 export class TraceBuffer {
   private readonly traces = new Map<string, TraceRecord>();
+  /** The most recently updated trace: updating it again needs no reordering. */
+  private newest?: TraceRecord;
 
   constructor(
     readonly capacity: number,
@@ -80,12 +86,10 @@ export class TraceBuffer {
         trace.dropped++;
         return undefined;
       }
-      this.traces.delete(traceId);
     }
     const span = new SpanRecord(spanId, parentId, name, tags, now);
     trace.spans.push(span);
-    trace.updatedAt = now;
-    this.traces.set(traceId, trace);
+    this.touch(trace, now);
     return span;
   }
 
@@ -93,11 +97,17 @@ export class TraceBuffer {
   finish(traceId: string, span: SpanRecord): void {
     const now = performance.now();
     span.finish(now);
-    const trace = this.traces.get(traceId);
-    if (!trace) return; // evicted while the span ran
+    const trace = this.newest?.traceId === traceId ? this.newest : this.traces.get(traceId);
+    if (trace) this.touch(trace, now); // else evicted while the span ran
+  }
+
+  /** Marks `trace` updated: it moves to the end of the update order. */
+  private touch(trace: TraceRecord, now: number): void {
     trace.updatedAt = now;
-    this.traces.delete(traceId);
-    this.traces.set(traceId, trace);
+    if (this.newest === trace) return;
+    this.traces.delete(trace.traceId);
+    this.traces.set(trace.traceId, trace);
+    this.newest = trace;
   }
 
   /** Every trace, least recently updated first. */
@@ -107,10 +117,13 @@ export class TraceBuffer {
 
   clear(): void {
     this.traces.clear();
+    this.newest = undefined;
   }
 
   private evictOldest(): void {
     const oldest = this.traces.keys().next();
-    if (!oldest.done) this.traces.delete(oldest.value);
+    if (oldest.done) return;
+    this.traces.delete(oldest.value);
+    if (this.newest?.traceId === oldest.value) this.newest = undefined;
   }
 }

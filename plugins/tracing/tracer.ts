@@ -1,16 +1,15 @@
 /**
  * @module The tracer the tracing plugin installs on the kernel's `trace` hook. Each span is
  * recorded in the trace buffer (when the trace API is on) and handed to an exporter (OpenTelemetry,
- * when configured), under one pair of ids. A span started without a parent nests below the current
- * span (AsyncLocalStorage, entered by `withSpan`), so a wrapper's pipeline runs nest below the
- * transport's span without passing it along.
+ * when configured), under one pair of ids. Parents are explicit; the kernel's run context binds the
+ * run span to the call's AbortSignal, which is how the engine finds it for a wrapper's pipeline
+ * runs. (An async context would have made every request pay for async hooks.)
  *
  * Filters: framework spans (`haystack.*`) are kept out of the buffer when
  * SERVICE_TRACING_INCLUDE_FRAMEWORK_SPANS is false (they are still exported); span names in
  * SERVICE_TRACING_EXCLUDED_SPANS are dropped everywhere. The children of a span that is not kept
  * attach to its nearest kept ancestor.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Span, TagValue, Tags, Tracer } from "svc";
 import { newSpanId, newTraceId } from "./ids.js";
 import { outcomeTags } from "./outcome.js";
@@ -105,7 +104,6 @@ export class SvcTracer implements Tracer {
   readonly buffer?: TraceBuffer;
   readonly showTracebacks: boolean;
   private readonly exporter?: SpanExporter;
-  private readonly current = new AsyncLocalStorage<Span>();
   private readonly excluded: ReadonlySet<string>;
   private readonly includeFramework: boolean;
 
@@ -117,17 +115,8 @@ export class SvcTracer implements Tracer {
     this.includeFramework = options.includeFrameworkSpans;
   }
 
-  /** The current span of this async context, if any. */
-  currentSpan(): Span | undefined {
-    return this.current.getStore();
-  }
-
-  withSpan<T>(span: Span, fn: () => T): T {
-    return this.current.run(span, fn);
-  }
-
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
-    let p = parent ?? this.current.getStore();
+    let p = parent;
     if (p instanceof DroppedSpan) p = p.parent;
     const up = p instanceof TracingSpan ? p : undefined;
     if (this.excluded.size > 0 && this.excluded.has(name)) return new DroppedSpan(name, up);

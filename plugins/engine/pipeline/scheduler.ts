@@ -6,7 +6,7 @@
  * converted where the connection needs it; the result holds unconsumed outputs and the full outputs
  * of `includeOutputsFrom`.
  */
-import { messageOf, NOOP_TRACER, type Span, type Tracer } from "svc";
+import { messageOf, NOOP_TRACER, signalSpan, type Span, type Tracer } from "svc";
 import type { InputSocket } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { Conversion } from "../type-ref.js";
@@ -70,7 +70,7 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
     "haystack.pipeline.max_runs_per_component": pipeline.maxRunsPerComponent,
     "haystack.pipeline.metadata": pipeline.metadata,
     ...(contentTracing ? { "haystack.pipeline.input_data": data as Record<string, unknown> } : {}),
-  }, options.parentSpan);
+  }, options.parentSpan ?? signalSpan(options.signal));
 
   for (const node of nodes.values()) await node.component.warmUp?.();
 

@@ -13,7 +13,7 @@ const deployOk = async (k: TracingKernel, name: string, source: string) => {
 
 const ECHO = wrapper(`runApi(input: Record<string, unknown>) { return input; }`);
 
-/** A wrapper that awaits before running an engine pipeline and passes no span along. */
+/** A wrapper that awaits before running an engine pipeline, passing only `ctx.signal` along. */
 const ENGINE_WRAPPER = `import { BasePipelineWrapper, type RunContext } from "svc";
 import { Pipeline, PromptBuilder } from "svc/engine";
 export class PipelineWrapper extends BasePipelineWrapper {
@@ -49,7 +49,7 @@ test("a REST run is one trace: root svc.pipeline.run with pipeline, transport, p
     assert.is(t.span_count, 1);
   }));
 
-test("engine spans nest below the run span even when the wrapper passes no span (across awaits)", () =>
+test("engine spans nest below the run span when the wrapper passes ctx.signal (after an await)", () =>
   withTracingKernel(async (k) => {
     await deployOk(k, "hello", ENGINE_WRAPPER);
     const res = await k.run("hello", { name: "Ada" });
@@ -60,6 +60,31 @@ test("engine spans nest below the run span even when the wrapper passes no span 
     assert.is(t.span_count, 3);
     const component = flatten(t.root_span)[2]!;
     assert.is(tagsOf(component)["haystack.component.name"], "prompt");
+  }));
+
+test("a YAML pipeline's engine spans nest below its run span", () =>
+  withTracingKernel(async (k) => {
+    const yaml = `components:
+  add:
+    type: AddFixedValue
+    init_parameters: {add: 2}
+  double:
+    type: Double
+connections:
+  - sender: add.result
+    receiver: double.value
+inputs:
+  value: add.value
+outputs:
+  doubled: double.value
+`;
+    const res = await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "calc", source_code: yaml, save_file: false }) });
+    assert.is(res.status, 200);
+    assert.equal((await k.run("calc", { value: 1 })).body, { result: { doubled: 6 } });
+    const t = await k.trace("svc.pipeline.run", (t) => t.entrypoint === "calc");
+    const pipeline = t.root_span!.children[0]!;
+    assert.is(pipeline.name, "haystack.pipeline.run");
+    assert.equal(pipeline.children.map((c) => tagsOf(c)["haystack.component.name"]), ["add", "double"]);
   }));
 
 test("SERVICE_TRACING_INCLUDE_FRAMEWORK_SPANS=false keeps engine spans out of the buffer", () =>
