@@ -122,7 +122,12 @@ export const settingFields = {
     default: [],
     help: "Extra plugins (paths or packages), loaded after the defaults and the config file.",
   }),
-  tracingEnabled: field(boolean(), { env: "SERVICE_TRACING_ENABLED", flag: "--without-tracing", default: true, help: "Mount the local trace API." }),
+  tracingEnabled: field(boolean(), {
+    env: "SERVICE_TRACING_ENABLED",
+    flag: "--without-tracing",
+    default: true,
+    help: "Mount the local trace API (trace buffer and `GET /traces`).",
+  }),
   monitoringEnabled: field(boolean(), {
     env: "SERVICE_MONITORING_ENABLED",
     flag: "--without-monitoring",
@@ -163,7 +168,7 @@ export const settingFields = {
     default: false,
     help: "Include redacted request values in span tags.",
   }),
-  tracingExcludedSpans: field(list(), { env: "SERVICE_TRACING_EXCLUDED_SPANS", default: [], help: "Span names to drop." }),
+  tracingExcludedSpans: field(list(), { env: "SERVICE_TRACING_EXCLUDED_SPANS", default: [], help: "Span names to drop everywhere (exact names)." }),
   dashboardToken: field(optionalText(), {
     env: "SERVICE_DASHBOARD_TOKEN",
     default: undefined,
