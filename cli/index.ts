@@ -15,6 +15,7 @@ import { runWithReload } from "./reload.js";
 import { registerStatusCommand } from "./status.js";
 import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 import { registerMcpCommand } from "./mcp.js";
+import { registerDashboardCommand } from "./dashboard/index.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -46,6 +47,7 @@ cli
 registerStatusCommand(cli);
 registerPipelineCommand(cli);
 registerMcpCommand(cli);
+registerDashboardCommand(cli);
 
 cli.help(pipelineHelp(cli));
 cli.version(pkg.version);

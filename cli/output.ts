@@ -5,7 +5,8 @@
 
 type Stream = NodeJS.WriteStream;
 
-function colorOn(stream: Stream): boolean {
+/** Colour on a TTY, never with NO_COLOR; FORCE_COLOR forces it either way. */
+export function colorOn(stream: Stream): boolean {
   const force = process.env.FORCE_COLOR;
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return false;
   if (force !== undefined) return force !== "0" && force !== "false";
