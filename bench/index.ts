@@ -11,6 +11,7 @@ import { NOOP_WRAPPER } from "./server.js";
 import { engineBench } from "./engine.js";
 import { streamingBench } from "./streaming.js";
 import { mcpBench } from "./mcp.js";
+import { observabilityBench } from "./observability.js";
 import { objectStoreBench } from "./object-store.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -30,7 +31,7 @@ const scenarios: Scenario[] = [
   { name: "POST JSON echo (1 KiB)", method: "POST", path: "/echo", body: JSON.stringify({ text: "x".repeat(1000) }) },
 ];
 
-async function startTarget(kind: "bare" | "svc"): Promise<{ child: ChildProcess; port: number }> {
+async function startTarget(kind: "bare" | "svc" | "svc-observed"): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(new URL("./server.js", import.meta.url)), [kind], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
@@ -106,6 +107,14 @@ for (const s of scenarios) {
 const deployP50 = await deployLatency(targets.svc.port);
 const streaming = await streamingBench({ bare: targets.bare.port, svc: targets.svc.port });
 const mcp = await mcpBench(targets.svc.port, () => cpu(targets.svc.child), ROUNDS, DURATION_S);
+const observed = await startTarget("svc-observed");
+const observability = await observabilityBench(
+  { port: targets.svc.port, cpu: () => cpu(targets.svc.child) },
+  { port: observed.port, cpu: () => cpu(observed.child) },
+  ROUNDS,
+  DURATION_S,
+);
+observed.child.kill();
 for (const { child } of Object.values(targets)) child.kill();
 
 const baseline = new Map(rows.filter((r) => r[0] === "bare").map((r) => [r[1], Number(r[2])]));
@@ -125,5 +134,6 @@ console.log(
 
 for (const line of streaming) console.log(line);
 for (const line of mcp) console.log(line);
+for (const line of observability) console.log(line);
 for (const line of await engineBench()) console.log(line);
 for (const line of await objectStoreBench()) console.log(line);

@@ -1,7 +1,7 @@
 /**
  * @module A benchmark target in its own process: `bare` (plain node:http, the baseline) or `svc`
  * (the kernel with the default plugins, a no-op pipeline and a chat pipeline streaming `chunks`
- * words). Prints its port on stdout.
+ * words) or `svc-observed` (the same with tracing and monitoring on). Prints its port on stdout.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -15,6 +15,8 @@ import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import { openaiPlugin } from "../plugins/openai/index.js";
 import mcpPlugin from "../plugins/mcp/index.js";
+import tracingPlugin from "../plugins/tracing/index.js";
+import monitoringPlugin from "../plugins/monitoring/index.js";
 
 export const NOOP_WRAPPER = `import { BasePipelineWrapper } from "svc";
 export class PipelineWrapper extends BasePipelineWrapper {
@@ -71,7 +73,8 @@ function bare(): void {
   server.listen(0, "127.0.0.1", () => console.log((server.address() as AddressInfo).port));
 }
 
-async function svc(): Promise<void> {
+/** `observed`: the same server with tracing and monitoring (in-memory index) on. */
+async function svc(observed = false): Promise<void> {
   const bench = definePlugin({
     name: "bench",
     setup(k) {
@@ -81,7 +84,7 @@ async function svc(): Promise<void> {
   });
   const kernel = await createKernel({
     settings: { host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
-    plugins: [managementPlugin(), runApiPlugin(), openaiPlugin(), mcpPlugin(), bench],
+    plugins: [...(observed ? [tracingPlugin()] : []), managementPlugin(), runApiPlugin(), openaiPlugin(), mcpPlugin(), bench, ...(observed ? [monitoringPlugin()] : [])],
     logger: new Logger("ERROR"),
   });
   await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });
@@ -91,3 +94,4 @@ async function svc(): Promise<void> {
 
 if (kind === "bare") bare();
 else if (kind === "svc") await svc();
+else if (kind === "svc-observed") await svc(true);
