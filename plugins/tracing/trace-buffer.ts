@@ -1,9 +1,9 @@
 /**
  * @module The process-local trace buffer: the most recently updated traces (at most `capacity`),
- * each with at most `maxSpans` spans, running ones included. Recording is cheap on purpose: tags
- * are kept as given (strings cut to the tag length limit) and only rendered when a snapshot is
- * taken. Eviction drops the least recently updated traces, in batches (a sort every few dozen new
- * traces rather than reordering on every update).
+ * each with at most `maxSpans` spans, running ones included. Recording is cheap on purpose: a
+ * span is its own record, reaches its trace through its parent (no lookup by id), and keeps its
+ * tags as given, rendered (and cut) only when a snapshot is taken. Eviction drops the least
+ * recently updated traces in batches, not on every update.
  */
 import type { TagValue, Tags } from "svc";
 
