@@ -41,8 +41,15 @@ export class RequestRunCall implements RunCall {
         return copy;
       }
     }
-    const pick = <K extends keyof RunCall>(key: K) => (key in changes ? changes[key] : this[key as keyof this]) as RunCall[K];
-    return new RequestRunCall(this.request, pick("pipeline"), pick("method"), pick("transport"), pick("input"), pick("span"));
+    const c = changes;
+    return new RequestRunCall(
+      this.request,
+      "pipeline" in c ? c.pipeline! : this.pipeline,
+      "method" in c ? c.method! : this.method,
+      "transport" in c ? c.transport! : this.transport,
+      "input" in c ? c.input : this.input,
+      "span" in c ? c.span : this.span,
+    );
   }
 }
 

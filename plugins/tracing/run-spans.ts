@@ -24,18 +24,17 @@ export function runSpanName(transport: string): string {
 const snake = (method: string) => method.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function runTags(call: RunCall, includePayloadValues: boolean): Tags {
-  const tags: Tags = {
+  const openai = call.transport === "openai";
+  // One shape for every call (absent tags are undefined, which is never rendered or exported).
+  return {
     "svc.pipeline.name": call.pipeline,
     "svc.transport": call.transport,
+    "svc.route": call.transport === "rest" ? `/${call.pipeline}/run` : undefined,
+    "svc.openai.operation": openai ? snake(call.method) : undefined,
+    "svc.openai.stream_requested": openai ? (call.input as { stream?: unknown } | null)?.stream === true : undefined,
+    "svc.request.id": call.requestId,
     "svc.payload.values": payloadTag(call.input, includePayloadValues),
   };
-  if (call.transport === "rest") tags["svc.route"] = `/${call.pipeline}/run`;
-  if (call.transport === "openai") {
-    tags["svc.openai.operation"] = snake(call.method);
-    tags["svc.openai.stream_requested"] = (call.input as { stream?: unknown } | null)?.stream === true;
-  }
-  if (call.requestId) tags["svc.request.id"] = call.requestId;
-  return tags;
 }
 
 function streamType(call: RunCall, result: unknown): string {

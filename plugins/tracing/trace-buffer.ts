@@ -1,8 +1,9 @@
 /**
  * @module The process-local trace buffer: the most recently updated traces (at most `capacity`),
- * each with at most `maxSpans` spans, running ones included. Recording is cheap on purpose: tags
- * are kept as given (strings cut to the tag length limit) and only rendered when a snapshot is
- * taken. The map's order is the update order, so eviction drops the least recently updated trace.
+ * each with at most `maxSpans` spans, running ones included. Recording is cheap on purpose: a
+ * span is its own record, reaches its trace through its parent (no lookup by id), and keeps its
+ * tags as given, rendered (and cut) only when a snapshot is taken. Eviction drops the least
+ * recently updated traces in batches, not on every update.
  */
 import type { TagValue, Tags } from "svc";
 
@@ -16,7 +17,8 @@ export class SpanRecord {
   durationMs = 0;
   running = true;
   readonly tags: Record<string, TagValue>;
-  private readonly startedAt: number;
+  /** `performance.now()` at the start. */
+  readonly startedAt: number;
 
   constructor(
     readonly spanId: string,
@@ -24,16 +26,13 @@ export class SpanRecord {
     readonly parentId: string | undefined,
     readonly name: string,
     tags: Tags | undefined,
-    now: number,
+    now: number = performance.now(),
   ) {
     this.startedAt = now;
     this.startMs = performance.timeOrigin + now;
-    // The tags object is the caller's fresh literal: kept as is (long strings are cut in place).
+    // The tags object is the caller's fresh literal, kept as is; values are cut when rendered
+    // (tags set later, such as error messages, are cut as they are set).
     this.tags = tags ?? {};
-    for (const key in this.tags) {
-      const value = this.tags[key];
-      if (typeof value === "string" && value.length > MAX_TAG_LENGTH) this.tags[key] = value.slice(0, MAX_TAG_LENGTH);
-    }
   }
 
   setTag(key: string, value: TagValue): void {
@@ -61,69 +60,67 @@ export class TraceRecord {
 }
 
 export class TraceBuffer {
-  private readonly traces = new Map<string, TraceRecord>();
-  /** The most recently updated trace: updating it again needs no reordering. */
-  private newest?: TraceRecord;
+  /** In creation order; spans reach their trace through their parent, so no lookup by id. */
+  private traces: TraceRecord[] = [];
+  /** Eviction runs in batches once this many traces are over capacity: amortized per request. */
+  private readonly slack: number;
 
   constructor(
     readonly capacity: number,
     readonly maxSpans: number = MAX_SPANS_PER_TRACE,
-  ) {}
-
-  get size(): number {
-    return this.traces.size;
+  ) {
+    // Up to `capacity` extra (at most 1000) between evictions: each sorts at most twice the buffer.
+    this.slack = Math.max(32, Math.min(capacity, 1000));
   }
 
-  /** Records a span start; undefined when its trace is full (the span is then not kept). */
-  start(traceId: string, spanId: string, parentId: string | undefined, name: string, tags: Tags | undefined): SpanRecord | undefined {
-    const now = performance.now();
-    let trace = this.traces.get(traceId);
-    if (!trace) {
-      trace = new TraceRecord(traceId);
-      if (this.traces.size >= this.capacity) this.evictOldest();
-    } else {
-      if (trace.spans.length >= this.maxSpans) {
-        trace.dropped++;
-        return undefined;
-      }
-    }
-    const span = new SpanRecord(spanId, parentId, name, tags, now);
+  /** Starts a trace with `span` as its first span. */
+  startTrace(traceId: string, span: SpanRecord): TraceRecord {
+    const trace = new TraceRecord(traceId);
     trace.spans.push(span);
-    this.touch(trace, now);
-    return span;
+    trace.updatedAt = span.startedAt;
+    this.traces.push(trace);
+    if (this.traces.length > this.capacity + this.slack) this.evict();
+    return trace;
   }
 
-  /** Records a span's end and moves its trace to the most recently updated place. */
-  finish(traceId: string, span: SpanRecord): void {
+  /** Adds a span to its trace; false when the trace is full (the span is then not kept). */
+  add(trace: TraceRecord, span: SpanRecord): boolean {
+    if (trace.spans.length >= this.maxSpans) {
+      trace.dropped++;
+      return false;
+    }
+    trace.spans.push(span);
+    trace.updatedAt = span.startedAt;
+    return true;
+  }
+
+  /** Records a span's end, which counts as an update of its trace. */
+  finish(trace: TraceRecord, span: SpanRecord): void {
     const now = performance.now();
     span.finish(now);
-    const trace = this.newest?.traceId === traceId ? this.newest : this.traces.get(traceId);
-    if (trace) this.touch(trace, now); // else evicted while the span ran
-  }
-
-  /** Marks `trace` updated: it moves to the end of the update order. */
-  private touch(trace: TraceRecord, now: number): void {
     trace.updatedAt = now;
-    if (this.newest === trace) return;
-    this.traces.delete(trace.traceId);
-    this.traces.set(trace.traceId, trace);
-    this.newest = trace;
   }
 
-  /** Every trace, least recently updated first. */
+  /** The retained traces: at most `capacity`, the most recently updated. */
   all(): TraceRecord[] {
-    return [...this.traces.values()];
+    if (this.traces.length > this.capacity) this.evict();
+    return [...this.traces];
+  }
+
+  get size(): number {
+    return Math.min(this.traces.length, this.capacity);
   }
 
   clear(): void {
-    this.traces.clear();
-    this.newest = undefined;
+    this.traces = [];
   }
 
-  private evictOldest(): void {
-    const oldest = this.traces.keys().next();
-    if (oldest.done) return;
-    this.traces.delete(oldest.value);
-    if (this.newest?.traceId === oldest.value) this.newest = undefined;
+  /** Keeps the `capacity` most recently updated traces, in creation order. */
+  private evict(): void {
+    const excess = this.traces.length - this.capacity;
+    if (excess <= 0) return;
+    const cutoff = this.traces.map((t) => t.updatedAt).sort((a, b) => a - b)[excess - 1]!;
+    let toDrop = excess;
+    this.traces = this.traces.filter((t) => !(t.updatedAt <= cutoff && toDrop-- > 0));
   }
 }

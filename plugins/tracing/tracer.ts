@@ -13,7 +13,7 @@
 import type { Span, TagValue, Tags, Tracer } from "svc";
 import { newSpanId, newTraceId } from "./ids.js";
 import { outcomeTags } from "./outcome.js";
-import type { SpanRecord, TraceBuffer } from "./trace-buffer.js";
+import { SpanRecord, type TraceBuffer, type TraceRecord } from "./trace-buffer.js";
 
 /** A span in an exporter (OpenTelemetry): it supplies the ids when present. */
 export interface ExportedSpan {
@@ -39,28 +39,36 @@ export interface TracerOptions {
 
 const FRAMEWORK_PREFIX = "haystack.";
 
-export class TracingSpan implements Span {
+/** A span of this tracer; it is also its own record in the trace buffer. */
+export class TracingSpan extends SpanRecord implements Span {
   private ended = false;
 
   constructor(
     private readonly tracer: SvcTracer,
-    readonly name: string,
+    name: string,
+    tags: Tags | undefined,
     readonly traceId: string,
-    readonly spanId: string,
-    /** The nearest kept ancestor in the buffer, for children of a span that is not kept. */
-    readonly bufferParentId: string | undefined,
-    readonly record: SpanRecord | undefined,
+    spanId: string,
+    /** The nearest kept ancestor in the buffer: this span's parent there. */
+    parentId: string | undefined,
     readonly exported: ExportedSpan | undefined,
-  ) {}
+  ) {
+    super(spanId, parentId, name, tags);
+  }
+
+  /** The buffered trace this span belongs to (its children's too); undefined when not buffered. */
+  trace: TraceRecord | undefined = undefined;
+  /** Whether the buffer keeps this span (set once at the start). */
+  kept = false;
 
   /** The id children record as their parent in the buffer. */
   get bufferId(): string | undefined {
-    return this.record ? this.spanId : this.bufferParentId;
+    return this.kept ? this.spanId : this.parentId;
   }
 
-  setTag(key: string, value: TagValue): Span {
+  override setTag(key: string, value: TagValue): Span {
     if (this.ended) return this;
-    this.record?.setTag(key, value);
+    super.setTag(key, value);
     this.exported?.setTag(key, value);
     return this;
   }
@@ -74,7 +82,8 @@ export class TracingSpan implements Span {
     if (this.ended) return;
     this.setTags(outcomeTags(error, this.tracer.showTracebacks));
     this.ended = true;
-    if (this.record) this.tracer.buffer!.finish(this.traceId, this.record);
+    if (this.kept) this.tracer.buffer!.finish(this.trace!, this);
+    else this.finish(performance.now());
     this.exported?.end(error);
   }
 }
@@ -123,10 +132,18 @@ export class SvcTracer implements Tracer {
 
     const exported = this.exporter?.start(name, tags, up?.exported);
     const traceId = exported?.traceId ?? up?.traceId ?? newTraceId();
-    const spanId = exported?.spanId ?? newSpanId();
-    const bufferParentId = up?.bufferId;
-    const keep = this.buffer !== undefined && (this.includeFramework || !name.startsWith(FRAMEWORK_PREFIX));
-    const record = keep ? this.buffer!.start(traceId, spanId, bufferParentId, name, tags) : undefined;
-    return new TracingSpan(this, name, traceId, spanId, bufferParentId, record, exported);
+    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), up?.bufferId, exported);
+    const buffer = this.buffer;
+    if (buffer !== undefined) {
+      span.trace = up?.trace;
+      if (this.includeFramework || !name.startsWith(FRAMEWORK_PREFIX)) {
+        if (span.trace) span.kept = buffer.add(span.trace, span);
+        else {
+          span.trace = buffer.startTrace(traceId, span);
+          span.kept = true;
+        }
+      }
+    }
+    return span;
   }
 }
