@@ -76,8 +76,8 @@ async function runMcp(flags: McpFlags, cwd: string): Promise<void> {
   } else {
     const address = await kernel.listen();
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    const paths = settings.mcpTransport === "sse" ? "/sse" : "/mcp (legacy SSE: /sse)";
-    log.info(`svc listening on http://${host}:${address.port}${settings.rootPath === "/" ? "" : settings.rootPath} (MCP: ${paths})`, {
+    const paths = settings.mcpTransport === "sse" ? "legacy SSE at /sse" : "MCP at /mcp, legacy SSE at /sse";
+    log.info(`svc listening on http://${host}:${address.port}${settings.rootPath === "/" ? "" : settings.rootPath} (${paths})`, {
       pid: process.pid,
     });
   }

@@ -33,7 +33,7 @@ test("svc mcp run serves wrappers and YAML as tools over Streamable HTTP and fol
   const client = new Client({ name: "test", version: "1.0.0" });
   try {
     assert.match(svc.output(), /deployed 2\/2 pipelines/);
-    assert.match(svc.output(), /\(MCP: \/mcp/);
+    assert.match(svc.output(), /\(MCP at \/mcp, legacy SSE at \/sse\)/);
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`)));
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
