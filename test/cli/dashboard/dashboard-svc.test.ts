@@ -13,23 +13,8 @@ import { join } from "node:path";
 import { cleanEnv, cliPath, repoRoot, startSvc, type RunningSvc } from "../../helpers/cli.js";
 import { sleep } from "../../helpers/http.js";
 import { startTmux, type TmuxSession } from "../../helpers/tmux.js";
+import { CALC_YAML as CALC } from "../../fixtures/calc-yaml.js";
 
-const CALC = `components:
-  first_addition:
-    type: haystack.testing.sample_components.add_value.AddFixedValue
-    init_parameters:
-      add: 2
-  double:
-    type: haystack.testing.sample_components.double.Double
-    init_parameters: {}
-connections:
-- sender: first_addition.result
-  receiver: double.value
-inputs:
-  value: first_addition.value
-outputs:
-  doubled: double.value
-`;
 
 interface Setup {
   root: string;

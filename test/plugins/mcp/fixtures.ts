@@ -94,22 +94,7 @@ export class PipelineWrapper extends BasePipelineWrapper {
 }
 `;
 
-export const CALC_YAML = `components:
-  first_addition:
-    type: haystack.testing.sample_components.add_value.AddFixedValue
-    init_parameters:
-      add: 2
-  double:
-    type: haystack.testing.sample_components.double.Double
-    init_parameters: {}
-connections:
-- sender: first_addition.result
-  receiver: double.value
-inputs:
-  value: first_addition.value
-outputs:
-  doubled: double.value
-`;
+export { CALC_YAML } from "../../fixtures/calc-yaml.js";
 
 export async function httpClient(url: string, headers: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "test", version: "1.0.0" });
