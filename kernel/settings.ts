@@ -208,6 +208,16 @@ export const settingFields = {
     default: false,
     help: "Take each call's platform key from its `Authorization: Bearer` header.",
   }),
+  platformApiKeyAsFallback: field(boolean(), {
+    env: "PLATFORM_API_KEY_AS_FALLBACK",
+    default: false,
+    help: "With the key from the header, serve calls without an `Authorization` header with `PLATFORM_API_KEY` (else they are refused).",
+  }),
+  platformClientTimeout: field(decimal(0.1, 3600), {
+    env: "PLATFORM_CLIENT_TIMEOUT",
+    default: 30,
+    help: "Seconds a platform request may take in all (searches get 180).",
+  }),
   platformTools: field(list(), { env: "PLATFORM_TOOLS", default: [], help: "Platform tools to register (empty: all)." }),
 };
 

@@ -45,7 +45,7 @@ test("configuration errors are value errors and register nothing; no network cal
   assert.instance(noKey, ValueError);
   await rejects(() => configureMcpServer(server, { platformApiKey: "k", toolsToRegister: ["list_pipelines", "fly", "dance"] }), /^ValueError: Unknown tools: dance, fly\nAvailable tools: create_index, create_pipeline,/);
   await rejects(() => configureMcpServer(server, { platformApiKey: "k", objectStoreBackend: "disk" }), /Unknown object store backend 'disk'/);
-  await rejects(() => configureMcpServer(server, { platformApiKey: "k", objectStoreBackend: "redis" }), /'redisUrl' is not set/);
+  await rejects(() => configureMcpServer(server, { platformApiKey: "k", objectStoreBackend: "redis" }), /'objectStoreRedisUrl' is not set/);
   await rejects(() => configureMcpServer(server, { platformApiKey: "k", platformApiUrl: "ftp://x" }), /'platformApiUrl' must be an http\(s\) URL/);
   await rejects(() => configureMcpServer({ platformApiKey: "k" }), /'mcpServerInstance' is required/);
   assert.is(server.tools.length, 0);
