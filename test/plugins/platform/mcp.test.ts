@@ -3,12 +3,12 @@ import * as assert from "uvu/assert";
 import * as v from "valibot";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolServer, type RunningToolServer } from "svc/mcp";
 import { MemoryBackend, ObjectStore, closeInitializedStores } from "svc/object-store";
 import { ALL_PLATFORM_TOOLS, MemoryType, ValueError, addTool, buildTool, configureMcpServer, tools, type BaseTool } from "svc/platform";
 import { captureLogger } from "../../helpers/kernel.js";
 import { rejects } from "../../helpers/rejects.js";
+import { memoryClient } from "../../helpers/mcp-client.js";
 import { startPlatformFixture, type PlatformFixture } from "../../fixtures/platform-server.js";
 
 let platform: PlatformFixture;
@@ -27,14 +27,6 @@ async function httpClient(url: string, apiKey?: string): Promise<Client> {
   const headers: Record<string, string> = apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
   const client = new Client({ name: `client-${apiKey ?? "anon"}`, version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
-}
-
-async function memoryClient(server: ToolServer): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(clientSide);
   return client;
 }
 

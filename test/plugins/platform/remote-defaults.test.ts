@@ -2,13 +2,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createContainer } from "svc";
 import mcpPlugin, { ToolServer } from "svc/mcp";
 import objectStorePlugin, { MemoryBackend, ObjectStore } from "svc/object-store";
 import platformPlugin, { TOOL_REGISTRY, ValueError, configureMcpServer } from "svc/platform";
 import { captureLogger, startKernel } from "../../helpers/kernel.js";
 import { rejects } from "../../helpers/rejects.js";
+import { memoryClient } from "../../helpers/mcp-client.js";
 import { startPlatformFixture, type PlatformFixture } from "../../fixtures/platform-server.js";
 
 // Defaults that matter once the tools serve remote users: whose key a call uses, whose preview
@@ -23,14 +23,6 @@ const text = (r: any): string => r.content[0].text;
 const quietServer = () => new ToolServer({ name: "remote-test", version: "1.0.0", logger: captureLogger().logger });
 const memoryStore = () => new ObjectStore(new MemoryBackend());
 const REFUSED = "No Authorization header found in the request: send 'Authorization: Bearer <platform API key>'.";
-
-async function memoryClient(server: ToolServer): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(clientSide);
-  return client;
-}
 
 test("header mode with a static key: a call without Authorization is refused, not served with the operator's key", async () => {
   for (const asFallback of [undefined, false, true]) {
