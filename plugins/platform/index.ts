@@ -96,7 +96,7 @@ function chooseNames(listed: readonly string[], server: ToolServerLike, warn: (m
   const tools: string[] = [];
   for (const name of wanted) {
     const second = PLATFORM_TOOL_SECOND_NAMES[name];
-    if (server.hasTool?.(name) && second) toolNames[name] = second;
+    if (second && (server.hasTool?.(name) || listed.includes(second))) toolNames[name] = second;
     else if (server.hasTool?.(name) && !listed.length) {
       warn(`Platform tool '${name}' left out: the MCP server already has a tool of that name`);
       continue;

@@ -115,21 +115,29 @@ test("under svc mcp run the platform's deploy_pipeline is deploy_platform_pipeli
   }
 });
 
-test("PLATFORM_TOOLS may name the second name; a library caller renames with toolNames", async () => {
+async function toolNamesOf(settings: Record<string, unknown>): Promise<string[]> {
   const k = await startKernel({
     container: createContainer(),
-    settings: { platformApiKey: "alice-key", platformApiUrl: platform.url, platformWorkspace: "default", platformTools: ["deploy_platform_pipeline", "get_pipeline"] },
+    settings: { platformApiKey: "alice-key", platformApiUrl: platform.url, platformWorkspace: "default", ...settings },
     plugins: [mcpPlugin(), objectStorePlugin(), platformPlugin()],
   });
   const client = new Client({ name: "t", version: "1" });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(`${k.url}/mcp`)));
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    assert.ok(names.includes("deploy_platform_pipeline") && names.includes("get_pipeline"), names.join());
+    return (await client.listTools()).tools.map((t) => t.name);
   } finally {
     await client.close();
     await k.close();
   }
+}
+
+test("PLATFORM_TOOLS may name the second name; without management tools the own name is free; a library caller renames with toolNames", async () => {
+  const listed = await toolNamesOf({ platformTools: ["deploy_platform_pipeline", "get_pipeline"] });
+  assert.ok(listed.includes("deploy_platform_pipeline") && listed.includes("get_pipeline"), listed.join());
+  const asked = await toolNamesOf({ platformTools: ["deploy_platform_pipeline"], mcpManagementTools: false });
+  assert.equal(asked.filter((n) => n.startsWith("deploy")), ["deploy_platform_pipeline"]);
+  const free = await toolNamesOf({ mcpManagementTools: false });
+  assert.ok(free.includes("deploy_pipeline") && !free.includes("deploy_platform_pipeline"), free.join());
   const server = quietServer();
   const { toolNames } = await configureMcpServer(server, {
     platformApiKey: "k",
