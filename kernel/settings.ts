@@ -189,7 +189,7 @@ export const settingFields = {
   objectStoreRedisUrl: field(optionalText(), {
     env: "OBJECT_STORE_REDIS_URL",
     default: undefined,
-    help: "Redis URL of the `redis` store (`redis://`, `rediss://`, `user:password@`, comma-separated cluster hosts).",
+    help: "Redis URL of the `redis` store: `redis://host:6379`, `redis://user:password@host:6379`, `rediss://…` (TLS), or a cluster as `redis://host1:6379,host2:6379,host3:6379`.",
   }),
   objectStoreTtl: field(integer(0), { env: "OBJECT_STORE_TTL", default: 600, help: "Seconds a stored object lives; 0 keeps it." }),
   platformApiKey: field(optionalText(), { env: "PLATFORM_API_KEY", default: undefined, help: "Static API key of the platform tools." }),
