@@ -21,7 +21,7 @@ export default function enginePlugin(): KernelPlugin {
       const resolved = kernel.resolve(ENGINE_REGISTRY);
       // Pipelines that wrappers run without a tracer report to the kernel's.
       setDefaultTracer(kernel.tracer);
-      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer));
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape));
     },
   });
 }
