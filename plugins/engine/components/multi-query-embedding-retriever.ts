@@ -5,12 +5,8 @@
  * components as `{type, init_parameters}`, as Haystack writes them.
  */
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
+import { Component, isComponent, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
-
-/** Duck-typed: a component from another copy of the engine module still qualifies. */
-const isComponent = (x: unknown): x is Component =>
-  !!x && typeof x === "object" && typeof (x as Component).run === "function" && typeof (x as Component).inputSockets === "object";
 
 const Init = v.object({
   retriever: v.custom<Component>(isComponent, "retriever must be an embedding retriever component (YAML: a nested {type, init_parameters})"),
