@@ -1,8 +1,8 @@
 /**
- * @module What the OpenAI components (generators and embedders) share: their common init parameters, the lazily created
- * `openai` client, the Chat Completions call (plain, or streamed chunk by chunk to a callback) and
- * the translation of the client's failures into errors that name the component, the endpoint and
- * the server's own message.
+ * @module What the OpenAI components (generators and embedders) share: their common init
+ * parameters, the lazily created `openai` client, the Chat Completions call (plain, or streamed
+ * chunk by chunk to a callback), any other API call (`callApi`) and the translation of the
+ * client's failures into errors that name the component, the endpoint and the server's own message.
  */
 import * as v from "valibot";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
