@@ -74,6 +74,11 @@ export const settingFields = {
     default: "",
     help: "Path prefix under which a reverse proxy serves svc (advertised in OpenAPI and pages).",
   }),
+  yamlResultShape: field(choice(["outputs", "hayhooks"]), {
+    env: "SERVICE_YAML_RESULT_SHAPE",
+    default: "outputs",
+    help: "What a YAML pipeline's /run answers: `outputs` (keyed by the declared outputs) or `hayhooks` (the raw pipeline output keyed by component, as Hayhooks answers).",
+  }),
   workers: field(integer(1, 64), { env: "SERVICE_WORKERS", flag: "--workers", default: 1, help: "Worker processes serving one port." }),
   logLevel: field(logLevel(), { env: "LOG", aliases: ["SERVICE_LOG_LEVEL"], default: "INFO", help: "Log level; DEBUG logs every request and step." }),
   showTracebacks: field(boolean(), {
