@@ -6,8 +6,8 @@
  * or expired); `file_data` is a base64 data URL (or bare base64). Each file id counts once, in the
  * order of first mention. Other parts (`file_url`, images) are left to the wrapper, in the request.
  */
-import { HttpError, UploadedFile } from "svc";
-import { contentTypeOf, extensionOf } from "./content-type.js";
+import { HttpError, UploadedFile, extensionOf } from "svc";
+import { contentTypeOf } from "./content-type.js";
 import type { FileStore } from "./file-store.js";
 import { noSuchFile } from "./files.js";
 
