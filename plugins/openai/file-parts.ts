@@ -28,31 +28,25 @@ function refOf(source: Record<string, unknown>): FileRef | undefined {
   return undefined;
 }
 
-/** The file parts of chat messages (`{type: "file", file: {…}}`), in order. */
-export function chatFileRefs(messages: readonly unknown[]): FileRef[] {
+/** The refs of every part `refOfPart` recognises in the items' (messages') content lists, in order. */
+function refsIn(items: readonly unknown[], refOfPart: (part: Record<string, unknown>) => FileRef | undefined): FileRef[] {
   const refs: FileRef[] = [];
-  for (const message of messages) {
-    if (!isObject(message) || !Array.isArray(message.content)) continue;
-    for (const part of message.content) {
-      const ref = isObject(part) && part.type === "file" && isObject(part.file) ? refOf(part.file) : undefined;
+  for (const item of items) {
+    if (!isObject(item) || !Array.isArray(item.content)) continue;
+    for (const part of item.content) {
+      const ref = isObject(part) ? refOfPart(part) : undefined;
       if (ref) refs.push(ref);
     }
   }
   return refs;
 }
 
+/** The file parts of chat messages (`{type: "file", file: {…}}`), in order. */
+export const chatFileRefs = (messages: readonly unknown[]): FileRef[] =>
+  refsIn(messages, (part) => (part.type === "file" && isObject(part.file) ? refOf(part.file) : undefined));
+
 /** The `input_file` parts of Responses input items, in order. */
-export function responseFileRefs(items: readonly unknown[]): FileRef[] {
-  const refs: FileRef[] = [];
-  for (const item of items) {
-    if (!isObject(item) || !Array.isArray(item.content)) continue;
-    for (const part of item.content) {
-      const ref = isObject(part) && part.type === "input_file" ? refOf(part) : undefined;
-      if (ref) refs.push(ref);
-    }
-  }
-  return refs;
-}
+export const responseFileRefs = (items: readonly unknown[]): FileRef[] => refsIn(items, (part) => (part.type === "input_file" ? refOf(part) : undefined));
 
 const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
