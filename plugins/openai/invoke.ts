@@ -39,8 +39,8 @@ export function pipelineFailure(error: unknown): HttpError {
 
 /**
  * Calls `method` on the pipeline's wrapper with `args` and a run context holding `files` (those the
- * request's messages refer to). The result may be a value
- * or an (async) iterable; a stream's own failures surface when it is consumed.
+ * request's messages refer to). The result may be a value or an (async) iterable; a stream's own
+ * failures surface when it is consumed.
  */
 export async function invoke(
   kernel: PluginApi,

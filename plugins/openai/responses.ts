@@ -1,9 +1,9 @@
 /**
  * @module The Responses endpoint: `POST /v1/responses` and `POST /responses`. `model` names the
  * pipeline, whose `runResponse(model, input, body, ctx)` runs through the kernel's `run` hook with
- * the input normalised to an item list (and the `input_file`s it refers to as `ctx.files`). Without `stream` the answer is one Response object; with
- * it, named SSE events (see responses-stream.ts), each yielded item passing through the kernel's
- * `stream` hook. Errors before the first byte are HTTP errors (404, 501, 500); a failure after it
+ * the input normalised to an item list (and the `input_file`s it refers to as `ctx.files`).
+ * Without `stream` the answer is one Response object; with it, named SSE events (see
+ * responses-stream.ts), each yielded item passing through the kernel's `stream` hook. Errors before the first byte are HTTP errors (404, 501, 500); a failure after it
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
