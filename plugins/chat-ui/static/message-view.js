@@ -1,7 +1,8 @@
 // How one message looks. A user message is plain text, with its attached files as chips. An
-// assistant message has, top to bottom: progress steps (status events), the answer rendered as Markdown, the sources it cites, and a
-// note when it was stopped or failed. The view mutates the plain message object it was given, so
-// the conversation can be saved and drawn again from those objects.
+// assistant message has, top to bottom: progress steps (status events), the answer rendered as
+// Markdown, the sources it cites, and a note when it was stopped or failed. The view mutates the
+// plain message object it was given, so the conversation can be saved and drawn again from those
+// objects.
 import { fileChip } from "./attachments.js";
 import { renderMarkdown } from "./markdown.js";
 
