@@ -31,7 +31,12 @@ export function createHttpServer(listener: RequestListener, timeouts: ServerTime
 interface ParserError extends Error {
   code?: string;
   reason?: string;
+  /** The bytes the parser choked on (Node attaches them). */
+  rawPacket?: Buffer;
 }
+
+/** A well-formed request line whose method is merely unknown (`BREW / HTTP/1.1`). */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/\d\.\d\r?\n/;
 
 /** The status and message for an error Node's HTTP parser raised. */
 export function clientErrorStatus(error: ParserError): [number, string] {
@@ -39,7 +44,8 @@ export function clientErrorStatus(error: ParserError): [number, string] {
     case "HPE_HEADER_OVERFLOW":
       return [431, "Request header fields too large: the request line and headers exceed the server's limit."];
     case "HPE_INVALID_METHOD":
-      return [501, "Method not implemented: the request method is not one this server knows."];
+      if (REQUEST_LINE.test(error.rawPacket?.toString("latin1") ?? "")) return [501, "Method not implemented: the request method is not one this server knows."];
+      return [400, "Malformed HTTP request: the request line is not valid."];
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return [408, "Request timeout: the request did not arrive in time (SERVICE_HEADERS_TIMEOUT)."];
     case "HPE_INVALID_VERSION":

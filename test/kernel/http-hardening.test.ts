@@ -70,10 +70,10 @@ test("errors of Node's HTTP parser get the error body and the right status", () 
   withKernel({}, async ({ url }) => {
     const cases: [string, number][] = [
       ["GARBAGE\r\n\r\n", 400],
-      ["GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", 400],
-      ["BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 501],
-      [`GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
-      [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"b".repeat(20_000)}\r\n\r\n`, 431],
+      ["GET / HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n", 400],
+      ["BREW / HTTP/1.1\r\nHost: localhost\r\n\r\n", 501],
+      [`GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431],
+      [`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"b".repeat(20_000)}\r\n\r\n`, 431],
     ];
     for (const [bytes, status] of cases) {
       const { text } = await rawExchange(url, bytes);
@@ -115,19 +115,19 @@ test("JSON bodies: nesting is capped at parse time, numbers must be finite", () 
 
 test("a stalled body gets 408 within the body time-out; a slow answer or stream is not cut", () =>
   withKernel({ bodyTimeout: 0.5 }, async ({ url }) => {
-    const short = await rawExchange(url, "POST /raw HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":");
+    const short = await rawExchange(url, "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":");
     assert.is(parse(short.text).status, 408);
     assert.match(parse(short.text).headers, /connection: close/);
     assert.match((parse(short.text).body as { error: { message: string } }).error.message, /stalled.*SERVICE_BODY_TIMEOUT/);
     assert.ok(short.ms < 4000, `answered after ${short.ms} ms`);
 
-    const chunked = await rawExchange(url, "POST /raw HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n");
+    const chunked = await rawExchange(url, "POST /raw HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n");
     assert.is(parse(chunked.text).status, 408);
 
     const boundary = "XyZ";
     const form = await rawExchange(
       url,
-      `POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 500\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue`,
+      `POST /form HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 500\r\n\r\n--${boundary}\r\nContent-Disposition: form-data; name="a"\r\n\r\nvalue`,
     );
     assert.is(parse(form.text).status, 408);
 
@@ -139,7 +139,7 @@ test("a stalled body gets 408 within the body time-out; a slow answer or stream 
 
 test("a request whose head does not arrive in time gets 408", () =>
   withKernel({ headersTimeout: 0.5 }, async ({ url }) => {
-    const { text, ms } = await rawExchange(url, "GET /slow HTTP/1.1\r\nHost: x\r\n");
+    const { text, ms } = await rawExchange(url, "GET /slow HTTP/1.1\r\nHost: localhost\r\n");
     assert.is(parse(text).status, 408);
     assert.ok(ms < 4000, `answered after ${ms} ms`);
   }));

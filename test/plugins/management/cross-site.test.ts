@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer, type Server } from "node:http";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { rawRequest, until } from "../../helpers/http.js";
@@ -20,6 +20,7 @@ export class PipelineWrapper extends BasePipelineWrapper { runApi() { return "pw
 `;
 
 async function withVictim(host: string, fn: (k: PipelineKernel) => Promise<void>, corsAllowOrigins: string[] = []) {
+  rmSync(marker, { force: true });
   await withPipelineKernel(
     async (k) => {
       assert.is((await k.deploy({ name: "victim", files: { "pipeline_wrapper.ts": VICTIM } })).status, 200);
