@@ -101,6 +101,21 @@ export const settingFields = {
     default: 25 * 1024 * 1024,
     help: "Largest single uploaded file; larger files get 413.",
   }),
+  filesMaxFileBytes: field(integer(1, 16 * 1024 ** 3), {
+    env: "SERVICE_FILES_MAX_FILE_BYTES",
+    default: 25 * 1024 * 1024,
+    help: "Largest file `POST /v1/files` takes; larger files get 413.",
+  }),
+  filesMaxTotalBytes: field(integer(1, 64 * 1024 ** 3), {
+    env: "SERVICE_FILES_MAX_TOTAL_BYTES",
+    default: 256 * 1024 * 1024,
+    help: "Bytes the in-memory file store holds at most; uploads beyond it get 413 until files are deleted or expire.",
+  }),
+  filesTtl: field(integer(0), {
+    env: "SERVICE_FILES_TTL",
+    default: 86_400,
+    help: "Seconds an uploaded file lives (`expires_at`); 0 keeps it until deleted.",
+  }),
   maxJsonDepth: field(integer(1, 10_000), {
     env: "SERVICE_MAX_JSON_DEPTH",
     default: 100,
