@@ -29,6 +29,7 @@ export function workspaceOf(args: ToolArgs): string {
 
 /** `v1/workspaces/<ws>` with the workspace percent-encoded. */
 export const wsPath = (workspace: string) => `v1/workspaces/${seg(workspace)}`;
+export const pipelinePath = (workspace: string, name: string) => `${wsPath(workspace)}/pipelines/${seg(name)}`;
 
 export const workspaceNotFound = (workspace: string) => `There is no workspace named '${workspace}'. Did you mean to configure it?`;
 export const pipelineNotFound = (pipeline: string, workspace: string) => `There is no pipeline named '${pipeline}' in workspace '${workspace}'.`;
