@@ -8,7 +8,7 @@ import { ToolError } from "svc/object-store";
 import type { PlatformClient } from "../client/platform-client.js";
 import type { BaseTool } from "../tool-config.js";
 import { clientOf, integer, orFail, text } from "./common.js";
-import { rankByBm25 } from "./rank.js";
+import { rankByBm25, words } from "./rank.js";
 
 type Schema = Record<string, any>;
 
@@ -69,7 +69,7 @@ export const getCustomComponents: BaseTool = {
 
 export const searchComponentDefinitions: BaseTool = {
   name: "search_component_definitions",
-  description: `Searches the component definitions by title and description for the components that fit a need (e.g. "split documents", "rank by relevance", "call an LLM"), best first, with a relevance score and each component's full definition (init parameters, inputs, outputs).
+  description: `Searches the component definitions by title, description, type and family for the components that fit a need (e.g. "split documents", "rank by relevance", "call an LLM"), best first, with a relevance score and each component's full definition (init parameters, inputs, outputs).
 Returns {results: [{component, similarity_score}], query, total_found}; components sharing no word with the query are left out.`,
   parameters: {
     query: v.pipe(v.string(), v.minLength(1), v.description("What the component should do.")),
@@ -79,7 +79,8 @@ Returns {results: [{component, similarity_score}], query, total_found}; componen
     const client = clientOf(args);
     const schemas = await orFail(() => componentSchemas(client, args.signal), "Failed to retrieve component schemas");
     const candidates = Object.values(schemas).filter((s) => typeOf(s));
-    const ranked = await rankByBm25(candidates, (s) => `${s.title ?? ""} ${s.description ?? ""}`, args.query as string, args.top_k as number);
+    const textOf = (s: Schema) => `${s.title ?? ""} ${s.description ?? ""} ${words(typeOf(s)!)} ${s?.properties?.type?.family ?? ""}`;
+    const ranked = await rankByBm25(candidates, textOf, args.query as string, args.top_k as number);
     const results = await Promise.all(ranked.map(async ({ item, score }) => ({ component: await definition(client, typeOf(item)!, item, args.signal), similarity_score: score })));
     return { results, query: args.query, total_found: results.length };
   },

@@ -7,7 +7,7 @@ import { seg, type PlatformClient } from "../client/platform-client.js";
 import { toPage } from "../client/pagination.js";
 import type { BaseTool } from "../tool-config.js";
 import { clientOf, integer, orFail, text, workspaceNotFound, workspaceOf, wsPath } from "./common.js";
-import { rankByBm25 } from "./rank.js";
+import { rankByBm25, words } from "./rank.js";
 
 /** One page of templates (newest first), the YAML left out. */
 async function templates(client: PlatformClient, ws: string, limit: number, type: string | undefined, signal?: AbortSignal) {
@@ -50,7 +50,7 @@ Returns {results: [{template, similarity_score}], query, total_found}; templates
       "Failed to retrieve pipeline templates",
       workspaceNotFound(ws),
     );
-    const ranked = await rankByBm25(page.data, (t) => `${t.name ?? ""} ${t.description ?? ""}`, args.query as string, args.top_k as number);
+    const ranked = await rankByBm25(page.data, (t) => `${words(String(t.name ?? ""))} ${t.description ?? ""}`, args.query as string, args.top_k as number);
     return { results: ranked.map(({ item, score }) => ({ template: item, similarity_score: score })), query: args.query, total_found: ranked.length };
   },
 };
