@@ -16,6 +16,8 @@ export const integer = (description: string, fallback: number, min = 1, max = 10
   v.optional(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description)), fallback);
 export const flag = (description: string, fallback: boolean) => v.optional(v.pipe(v.boolean(), v.description(description)), fallback);
 export const after = () => optionalText("The cursor of the next page: the `next_cursor` of the previous result.");
+/** An optional JSON object argument (inputs, parameters, filters). */
+export const objectArg = (description: string) => v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description(description)));
 
 export function clientOf(args: ToolArgs): PlatformClient {
   if (!args.client) throw new ToolError("This tool needs a platform client: build it with needsClient.");

@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { ToolError } from "svc/object-store";
 import type { PlatformClient } from "../client/platform-client.js";
 import type { BaseTool } from "../tool-config.js";
-import { clientOf, integer, orFail, text } from "./common.js";
+import { clientOf, integer, objectArg, orFail, text } from "./common.js";
 import { rankByBm25, words } from "./rank.js";
 
 type Schema = Record<string, any>;
@@ -86,7 +86,6 @@ Returns {results: [{component, similarity_score}], query, total_found}; componen
   },
 };
 
-const object = (description: string) => v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description(description)));
 
 export const runComponent: BaseTool = {
   name: "run_component",
@@ -94,8 +93,8 @@ export const runComponent: BaseTool = {
 Give the fully qualified type, e.g. \`haystack.components.builders.prompt_builder.PromptBuilder\`; get_component_definition lists its init parameters and inputs.`,
   parameters: {
     component_type: text("Fully qualified component type."),
-    init_params: object("Init parameters of the component."),
-    input_data: object("Inputs of the component's run, by input socket name."),
+    init_params: objectArg("Init parameters of the component."),
+    input_data: objectArg("Inputs of the component's run, by input socket name."),
     input_types: v.optional(
       v.pipe(v.record(v.string(), v.string()), v.description("Types of the inputs where they cannot be inferred, by input name; custom types by full import path (e.g. haystack.dataclasses.document.Document).")),
     ),

@@ -7,9 +7,8 @@ import * as v from "valibot";
 import { parse as parseYaml } from "yaml";
 import { ToolError } from "svc/object-store";
 import type { BaseTool } from "../tool-config.js";
-import { checkYaml, clientOf, flag, optionalText, orFail, text, workspaceNotFound, workspaceOf, wsPath } from "./common.js";
+import { checkYaml, clientOf, flag, objectArg, optionalText, orFail, text, workspaceNotFound, workspaceOf, wsPath } from "./common.js";
 
-const object = (description: string) => v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description(description)));
 
 export const debugPipeline: BaseTool = {
   name: "debug_pipeline",
@@ -21,10 +20,10 @@ Pass the YAML to test (from get_pipeline_version, get_pipeline_yaml or a local e
 The trace (spans with component inputs and outputs, logs, a failure) is always returned. Set \`dry_run\` to replace state-changing components (e.g. DocumentWriter) with no-ops: needed for indexing pipelines, and on a resume when the snapshot came from a dry run.`,
   parameters: {
     yaml_configuration: text("The pipeline YAML configuration to run."),
-    inputs: object("Pipeline inputs by the names under the configuration's `inputs`, e.g. {\"query\": \"What is love?\"}. Ignored with resume_from."),
+    inputs: objectArg("Pipeline inputs by the names under the configuration's `inputs`, e.g. {\"query\": \"What is love?\"}. Ignored with resume_from."),
     break_at_component_name: optionalText("Stop before this component runs. Not together with resume_from."),
     break_at_visit_count: v.optional(v.pipe(v.number(), v.integer(), v.description("Stop at this visit of the component (0: before its first run; for loops).")), 0),
-    resume_from: object("A `snapshot` returned by an earlier debug run, to run on to completion."),
+    resume_from: objectArg("A `snapshot` returned by an earlier debug run, to run on to completion."),
     files: v.optional(v.pipe(v.array(v.string()), v.description("Ids of workspace files to pass to the inputs under `inputs.files`."))),
     pipeline_id: optionalText("Id of the pipeline to associate the run with."),
     pipeline_version_id: optionalText("Id of the pipeline version to associate the run with (needs pipeline_id)."),

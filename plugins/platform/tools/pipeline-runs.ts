@@ -7,7 +7,7 @@ import { ToolError } from "svc/object-store";
 import { SEARCH_TIMEOUT_MS } from "../client/platform-client.js";
 import { toPage } from "../client/pagination.js";
 import type { BaseTool, ToolArgs } from "../tool-config.js";
-import { after, clientOf, deployResult, flag, integer, optionalText, orFail, pipelineNotFound, pipelinePath, text, toolError, workspaceOf } from "./common.js";
+import { after, clientOf, deployResult, flag, integer, objectArg, optionalText, orFail, pipelineNotFound, pipelinePath, text, toolError, workspaceOf } from "./common.js";
 
 export const deployPipeline: BaseTool = {
   name: "deploy_pipeline",
@@ -92,7 +92,7 @@ export const searchPipelineWithFilters: BaseTool = {
 Filters use the Haystack filter syntax, e.g. {"field": "meta.category", "operator": "==", "value": "news"}, or {"operator": "AND", "conditions": [...]}. The pipeline must be DEPLOYED.`,
   parameters: {
     ...searchParameters,
-    filters: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("Metadata filters in Haystack filter syntax."))),
+    filters: objectArg("Metadata filters in Haystack filter syntax."),
   },
   run: (args) => search(args, given("filters", args.filters)),
 };
@@ -103,7 +103,7 @@ export const searchPipelineWithParams: BaseTool = {
 \`params\` maps component names to their run parameters, e.g. {"retriever": {"top_k": 5}}; filters may go under a "filters" key. The pipeline must be DEPLOYED.`,
   parameters: {
     ...searchParameters,
-    params: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("Run-time parameters of the pipeline's components (filters under \"filters\")."))),
+    params: objectArg("Run-time parameters of the pipeline's components (filters under \"filters\")."),
   },
   run: (args) => search(args, given("params", args.params)),
 };
