@@ -59,7 +59,8 @@ const entries: [BaseTool, ToolConfig, boolean][] = [
   [deployPipeline, inWorkspace(E, { wait_for_deployment: true, timeout_seconds: 600, poll_interval: 5 }), false],
   [validatePipeline, inWorkspace(ER), true],
   [getPipelineLogs, inWorkspace(E), true],
-  [debugPipeline, inWorkspace(ER), true],
+  // A debug run executes the pipeline (side effects unless dry_run).
+  [debugPipeline, inWorkspace(ER), false],
   [searchPipeline, inWorkspace(E), true],
   [searchPipelineWithFilters, inWorkspace(E), true],
   [searchPipelineWithParams, inWorkspace(E), true],

@@ -23,7 +23,6 @@ import {
   workspaceOf,
   wsPath,
 } from "./common.js";
-
 import { createVersion, latestVersion, patchVersion } from "./pipeline-versions.js";
 
 export { pipelinePath };
