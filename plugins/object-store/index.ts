@@ -1,7 +1,8 @@
 /**
  * @module svc:object-store, and the `svc/object-store` library: a JSON store with a TTL behind
  * `@obj_<id>` references (memory or Redis backend, keyv), the explorer that previews, searches
- * and slices stored objects, and the decorators that give tools memory. The plugin provides the
+ * and slices stored objects (and edits or queries them with a regex or jq into new objects),
+ * and the decorators that give tools memory. The plugin provides the
  * store under the `OBJECT_STORE` token, configured by `OBJECT_STORE_BACKEND`,
  * `OBJECT_STORE_REDIS_URL` and `OBJECT_STORE_TTL` (or its options), and closes it on shutdown.
  */
@@ -54,6 +55,7 @@ export {
   type StoreOptions,
 } from "./initialize.js";
 export { Explorer, ExplorerError, EXPLORER_DEFAULTS, type ExplorerOptions } from "./explorer.js";
+export { replaceInObject, queryObject } from "./transform.js";
 export { parseReference, isReference, type ParsedReference } from "./reference.js";
 export { parsePath, navigate, type PathSegment } from "./paths.js";
 export { render, typeName, type RenderLimits } from "./render.js";

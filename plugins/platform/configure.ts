@@ -21,8 +21,10 @@ export interface ConfigureOptions {
   platformApiUrl?: string;
   /** Fixed workspace; absent, every workspace-scoped tool takes a required `workspace` argument. */
   platformWorkspace?: string;
-  /** Accepted for compatibility; the documentation-search tool is not part of this library. */
+  /** Accepted for compatibility and unused: `search_docs` searches local documentation (`docsPaths`). */
   platformDocsShareablePrototypeUrl?: string;
+  /** Markdown files or directories `search_docs` searches (default: this package's README and skill guides). */
+  docsPaths?: string[];
   /** Take each call's key from its `Authorization: Bearer …` header (default false). */
   getApiKeyFromAuthorizationHeader?: boolean;
   /**
@@ -88,10 +90,11 @@ export async function configureMcpServer(first: ConfigureOptions | ToolServerLik
   const storeTools = objectStoreTools(new Explorer(objectStore, options.explorerConfig));
   for (const name of names) {
     const entry = TOOL_REGISTRY.get(name);
+    const config = name === "search_docs" && options.docsPaths?.length ? { ...entry!.config, customArgs: { docs_paths: options.docsPaths } } : entry?.config;
     const tool: PlatformTool = entry
       ? buildTool(
           entry.base,
-          { ...entry.config, explorerConfig: withDefaults(entry.config.explorerConfig, options.explorerConfig) },
+          { ...config!, explorerConfig: withDefaults(config!.explorerConfig, options.explorerConfig) },
           {
             apiKey: options.platformApiKey,
             apiKeyAsFallback: options.platformApiKeyAsFallback ?? false,

@@ -1,8 +1,10 @@
 /**
  * @module svc:platform, and the `svc/platform` library: MCP tools over an AI platform's REST API
- * (pipelines, indexes, templates, components, secrets, workspaces, the current user) plus the
- * object-store tools, with a static or per-request API key, a static or per-call workspace, and
- * large results returned as `@obj_<id>` references.
+ * (pipelines and their versions, debug runs, searches, search history and traces, indexes,
+ * models, templates, components, custom component installations, secrets, workspaces, the
+ * current user), skill guides, documentation search and the object-store tools, with a static or
+ * per-request API key, a static or per-call workspace, and large results returned as
+ * `@obj_<id>` references.
  *
  * The plugin adds the tools to the tool server of `svc mcp run` (`svc:mcp`), configured from the
  * `PLATFORM_*` and `OBJECT_STORE_*` settings or its options; it uses the `OBJECT_STORE` of
@@ -27,6 +29,8 @@ const options = v.object({
   /** Seconds a platform request may take. */
   timeout: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(3600))),
   tools: v.optional(v.array(v.string())),
+  /** Markdown files or directories `search_docs` searches (default: the README and the skills). */
+  docsPaths: v.optional(v.array(v.string())),
 });
 
 export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
@@ -65,6 +69,7 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
         timeoutMs: (opts.timeout ?? s.platformClientTimeout) * 1000,
         toolsToRegister: tools,
         toolNames,
+        docsPaths: opts.docsPaths,
         objectStore,
       });
       const registered = await configured.catch(async (error) => {

@@ -1,5 +1,6 @@
 /**
- * @module The account around the pipelines: workspaces, secrets and the current user.
+ * @module The account around the pipelines: workspaces (list, get, create), secrets and the
+ * current user.
  */
 import { ToolError } from "svc/object-store";
 import { seg } from "../client/platform-client.js";
@@ -30,6 +31,17 @@ export const getWorkspace: BaseTool = {
       `Failed to fetch workspace '${name}'`,
       `There is no workspace named '${name}'.`,
     );
+  },
+};
+
+export const createWorkspace: BaseTool = {
+  name: "create_workspace",
+  description: "Creates a new workspace in the organisation; pipelines, indexes and files live in a workspace.",
+  parameters: { name: text("Name of the new workspace.") },
+  async run(args) {
+    const name = args.name as string;
+    await orFail(() => clientOf(args).post("v1/workspaces", { name }, { signal: args.signal }), `Failed to create workspace '${name}'`);
+    return { success: true, message: "Workspace created successfully." };
   },
 };
 

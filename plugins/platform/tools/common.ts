@@ -16,6 +16,8 @@ export const integer = (description: string, fallback: number, min = 1, max = 10
   v.optional(v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description)), fallback);
 export const flag = (description: string, fallback: boolean) => v.optional(v.pipe(v.boolean(), v.description(description)), fallback);
 export const after = () => optionalText("The cursor of the next page: the `next_cursor` of the previous result.");
+/** An optional JSON object argument (inputs, parameters, filters). */
+export const objectArg = (description: string) => v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description(description)));
 
 export function clientOf(args: ToolArgs): PlatformClient {
   if (!args.client) throw new ToolError("This tool needs a platform client: build it with needsClient.");
@@ -29,6 +31,7 @@ export function workspaceOf(args: ToolArgs): string {
 
 /** `v1/workspaces/<ws>` with the workspace percent-encoded. */
 export const wsPath = (workspace: string) => `v1/workspaces/${seg(workspace)}`;
+export const pipelinePath = (workspace: string, name: string) => `${wsPath(workspace)}/pipelines/${seg(name)}`;
 
 export const workspaceNotFound = (workspace: string) => `There is no workspace named '${workspace}'. Did you mean to configure it?`;
 export const pipelineNotFound = (pipeline: string, workspace: string) => `There is no pipeline named '${pipeline}' in workspace '${workspace}'.`;

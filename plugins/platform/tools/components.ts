@@ -1,11 +1,14 @@
 /**
  * @module Component schemas: the families of components, one component's full definition
- * (init parameters, inputs, outputs), and the organisation's custom components.
+ * (init parameters, inputs, outputs), a search over them (BM25 on title and description), the
+ * organisation's custom components, and running one component on the platform.
  */
+import * as v from "valibot";
 import { ToolError } from "svc/object-store";
 import type { PlatformClient } from "../client/platform-client.js";
 import type { BaseTool } from "../tool-config.js";
-import { clientOf, orFail, text } from "./common.js";
+import { clientOf, integer, objectArg, orFail, text } from "./common.js";
+import { rankByBm25, words } from "./rank.js";
 
 type Schema = Record<string, any>;
 
@@ -61,6 +64,50 @@ export const getCustomComponents: BaseTool = {
     if (custom.length === 0) throw new ToolError("No custom components found.");
     const components = await Promise.all(custom.map((s) => definition(client, typeOf(s)!, s, args.signal)));
     return { components, total_count: components.length };
+  },
+};
+
+export const searchComponentDefinitions: BaseTool = {
+  name: "search_component_definitions",
+  description: `Searches the component definitions by title, description, type and family for the components that fit a need (e.g. "split documents", "rank by relevance", "call an LLM"), best first, with a relevance score and each component's full definition (init parameters, inputs, outputs).
+Returns {results: [{component, similarity_score}], query, total_found}; components sharing no word with the query are left out.`,
+  parameters: {
+    query: v.pipe(v.string(), v.minLength(1), v.description("What the component should do.")),
+    top_k: integer("Maximum number of components to return.", 5, 1, 50),
+  },
+  async run(args) {
+    const client = clientOf(args);
+    const schemas = await orFail(() => componentSchemas(client, args.signal), "Failed to retrieve component schemas");
+    const candidates = Object.values(schemas).filter((s) => typeOf(s));
+    const textOf = (s: Schema) => `${s.title ?? ""} ${s.description ?? ""} ${words(typeOf(s)!)} ${s?.properties?.type?.family ?? ""}`;
+    const ranked = await rankByBm25(candidates, textOf, args.query as string, args.top_k as number);
+    const results = await Promise.all(ranked.map(async ({ item, score }) => ({ component: await definition(client, typeOf(item)!, item, args.signal), similarity_score: score })));
+    return { results, query: args.query, total_found: results.length };
+  },
+};
+
+
+export const runComponent: BaseTool = {
+  name: "run_component",
+  description: `Runs one component on the platform with the given init parameters and inputs, and returns its outputs by output socket name: a quick way to try a component (a prompt template, a converter) before putting it into a pipeline.
+Give the fully qualified type, e.g. \`haystack.components.builders.prompt_builder.PromptBuilder\`; get_component_definition lists its init parameters and inputs.`,
+  parameters: {
+    component_type: text("Fully qualified component type."),
+    init_params: objectArg("Init parameters of the component."),
+    input_data: objectArg("Inputs of the component's run, by input socket name."),
+    input_types: v.optional(
+      v.pipe(v.record(v.string(), v.string()), v.description("Types of the inputs where they cannot be inferred, by input name; custom types by full import path (e.g. haystack.dataclasses.document.Document).")),
+    ),
+  },
+  async run(args) {
+    const body = {
+      component_type: args.component_type,
+      init_params: args.init_params ?? {},
+      input: args.input_data ?? {},
+      ...(args.input_types !== undefined ? { input_types: args.input_types } : {}),
+    };
+    const out = await orFail(() => clientOf(args).post("v1/haystack/components/run", body, { signal: args.signal }), "Failed to run component");
+    return out ?? {};
   },
 };
 

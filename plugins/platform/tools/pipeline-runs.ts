@@ -1,13 +1,13 @@
 /**
- * @module Running pipelines: deploy (and wait until DEPLOYED), search, and read logs.
+ * @module Running pipelines: deploy (and wait until DEPLOYED), search (plain, with filters, with
+ * params), and read logs.
  */
 import * as v from "valibot";
 import { ToolError } from "svc/object-store";
 import { SEARCH_TIMEOUT_MS } from "../client/platform-client.js";
 import { toPage } from "../client/pagination.js";
-import type { BaseTool } from "../tool-config.js";
-import { after, clientOf, deployResult, flag, integer, optionalText, orFail, pipelineNotFound, text, toolError, workspaceOf } from "./common.js";
-import { pipelinePath } from "./pipelines.js";
+import type { BaseTool, ToolArgs } from "../tool-config.js";
+import { after, clientOf, deployResult, flag, integer, objectArg, optionalText, orFail, pipelineNotFound, pipelinePath, text, toolError, workspaceOf } from "./common.js";
 
 export const deployPipeline: BaseTool = {
   name: "deploy_pipeline",
@@ -52,35 +52,60 @@ Returns {valid, errors}: errors explain a deployment the platform rejected (for 
   },
 };
 
+const searchParameters = {
+  pipeline_name: text("Name of the deployed pipeline to search with."),
+  query: text("The question or search query."),
+};
+
+/** Checks the pipeline is DEPLOYED, then searches (180 s) with `extra` fields in the body. */
+async function search(args: ToolArgs, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const ws = workspaceOf(args);
+  const client = clientOf(args);
+  const name = args.pipeline_name as string;
+  const prefix = `Failed to search using pipeline '${name}'`;
+  const pipeline = await orFail(() => client.get<{ status?: string }>(pipelinePath(ws, name), undefined, { signal: args.signal }), prefix, pipelineNotFound(name, ws));
+  if (pipeline?.status !== "DEPLOYED") {
+    throw new ToolError(
+      `Pipeline '${name}' is not deployed (current status: ${pipeline?.status ?? "unknown"}). Please deploy the pipeline first using the deploy_pipeline tool before attempting to search.`,
+    );
+  }
+  const body = { queries: [args.query], debug: false, view_prompts: false, ...extra };
+  const answer = await orFail(() => client.post(`${pipelinePath(ws, name)}/search`, body, { timeoutMs: SEARCH_TIMEOUT_MS, signal: args.signal }), prefix, pipelineNotFound(name, ws));
+  return normalizeSearch(answer);
+}
+
+/** A non-empty object argument, else nothing (the platform gets the field only when it says something). */
+const given = (key: string, value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && Object.keys(value).length > 0 ? { [key]: value } : {};
+
 export const searchPipeline: BaseTool = {
   name: "search_pipeline",
   description: `Runs a search (query) through a deployed pipeline and returns its answers and documents.
 The pipeline must be DEPLOYED (use deploy_pipeline first). Searches may take up to three minutes.`,
+  parameters: searchParameters,
+  run: (args) => search(args, {}),
+};
+
+export const searchPipelineWithFilters: BaseTool = {
+  name: "search_pipeline_with_filters",
+  description: `Runs a search through a deployed pipeline, restricted by metadata filters, and returns its answers and documents.
+Filters use the Haystack filter syntax, e.g. {"field": "meta.category", "operator": "==", "value": "news"}, or {"operator": "AND", "conditions": [...]}. The pipeline must be DEPLOYED.`,
   parameters: {
-    pipeline_name: text("Name of the deployed pipeline to search with."),
-    query: text("The question or search query."),
+    ...searchParameters,
+    filters: objectArg("Metadata filters in Haystack filter syntax."),
   },
-  async run(args) {
-    const ws = workspaceOf(args);
-    const client = clientOf(args);
-    const name = args.pipeline_name as string;
-    const pipeline = await orFail(
-      () => client.get<{ status?: string }>(pipelinePath(ws, name), undefined, { signal: args.signal }),
-      `Failed to search using pipeline '${name}'`,
-      pipelineNotFound(name, ws),
-    );
-    if (pipeline?.status !== "DEPLOYED") {
-      throw new ToolError(
-        `Pipeline '${name}' is not deployed (current status: ${pipeline?.status ?? "unknown"}). Please deploy the pipeline first using the deploy_pipeline tool before attempting to search.`,
-      );
-    }
-    const body = await orFail(
-      () => client.post(`${pipelinePath(ws, name)}/search`, { queries: [args.query], debug: false, view_prompts: false }, { timeoutMs: SEARCH_TIMEOUT_MS, signal: args.signal }),
-      `Failed to search using pipeline '${name}'`,
-      pipelineNotFound(name, ws),
-    );
-    return normalizeSearch(body);
+  run: (args) => search(args, given("filters", args.filters)),
+};
+
+export const searchPipelineWithParams: BaseTool = {
+  name: "search_pipeline_with_params",
+  description: `Runs a search through a deployed pipeline with run-time parameters for its components, and returns its answers and documents.
+\`params\` maps component names to their run parameters, e.g. {"retriever": {"top_k": 5}}; filters may go under a "filters" key. The pipeline must be DEPLOYED.`,
+  parameters: {
+    ...searchParameters,
+    params: objectArg("Run-time parameters of the pipeline's components (filters under \"filters\")."),
   },
+  run: (args) => search(args, given("params", args.params)),
 };
 
 export const getPipelineLogs: BaseTool = {

@@ -1,8 +1,10 @@
 /**
- * @module Pipeline tools: list, get, create, update (replace one exact YAML snippet), validate.
+ * @module Pipeline tools: list, get, create, update (replace one exact YAML snippet), validate,
+ * and read the YAML. The platform keeps a pipeline's YAML in its versions, so reading takes the
+ * newest version and an update writes a version: the draft is patched when the newest version is
+ * one, else a new version is created (as the platform's own SDK overwrites a pipeline).
  */
 import { ToolError } from "svc/object-store";
-import { seg } from "../client/platform-client.js";
 import { toPage } from "../client/pagination.js";
 import type { BaseTool } from "../tool-config.js";
 import {
@@ -12,6 +14,7 @@ import {
   flag,
   orFail,
   pipelineNotFound,
+  pipelinePath,
   replaceSnippet,
   text,
   validateYaml,
@@ -20,8 +23,9 @@ import {
   workspaceOf,
   wsPath,
 } from "./common.js";
+import { createVersion, latestVersion, patchVersion } from "./pipeline-versions.js";
 
-export const pipelinePath = (workspace: string, name: string) => `${wsPath(workspace)}/pipelines/${seg(name)}`;
+export { pipelinePath };
 
 export const listPipelines: BaseTool = {
   name: "list_pipelines",
@@ -95,8 +99,8 @@ The YAML is validated first. Unless validation errors are skipped, an invalid YA
 
 export const updatePipeline: BaseTool = {
   name: "update_pipeline",
-  description: `Updates a pipeline's YAML configuration by replacing one exact snippet of it.
-\`original_config_snippet\` must occur exactly once in the current YAML (copy it from get_pipeline_yaml or a previous result, whitespace included); it is replaced by \`replacement_config_snippet\`, the new YAML is validated and saved, and the updated pipeline is returned.`,
+  description: `Updates a pipeline's YAML configuration by replacing one exact snippet of it, in one call.
+\`original_config_snippet\` must occur exactly once in the pipeline's current YAML (copy it from get_pipeline_yaml, whitespace included); it is replaced by \`replacement_config_snippet\` and the new YAML is validated and saved: into the pipeline's draft when its newest version is the draft, else as a new version. Returns the updated pipeline; deploy it with deploy_pipeline to make the change live.`,
   parameters: {
     pipeline_name: text("Name of the pipeline to update."),
     original_config_snippet: text("The exact text to replace; it must occur exactly once in the pipeline's YAML."),
@@ -108,18 +112,15 @@ export const updatePipeline: BaseTool = {
     const client = clientOf(args);
     const name = args.pipeline_name as string;
     const notFound = `There is no pipeline named '${name}'. Did you mean to create it?`;
-    const current = await orFail(
-      () => client.get<{ query_yaml?: string }>(`${pipelinePath(ws, name)}/yaml`, undefined, { signal: args.signal }),
-      `Failed to fetch pipeline '${name}'`,
-      notFound,
-    );
-    if (!current?.query_yaml) throw new ToolError(`The pipeline '${name}' does not have a YAML configuration.`);
-    const updated = replaceSnippet(current.query_yaml, args.original_config_snippet as string, args.replacement_config_snippet as string, "pipeline", name);
+    const current = await orFail(() => latestVersion(client, ws, name, args.signal), `Failed to fetch pipeline '${name}'`, notFound);
+    if (!current?.config_yaml) throw new ToolError(`The pipeline '${name}' does not have a YAML configuration.`);
+    const updated = replaceSnippet(current.config_yaml, args.original_config_snippet as string, args.replacement_config_snippet as string, "pipeline", name);
     return orFail(
       async () => {
         const validation = await validateYaml(client, ws, "query_yaml", updated, args.signal);
         if (!validation.valid && args.skip_validation_errors === false) throw validationFailure("Pipeline", validation);
-        await client.requestJson(`${pipelinePath(ws, name)}/yaml`, { method: "PUT", body: { query_yaml: updated }, signal: args.signal });
+        if (current.is_draft) await patchVersion(client, ws, name, current.version_id, { config_yaml: updated }, args.signal);
+        else await createVersion(client, ws, name, { config_yaml: updated, is_draft: false }, args.signal);
         const pipeline = await client.get(pipelinePath(ws, name), undefined, { signal: args.signal });
         return validation.valid ? pipeline : { message: "The operation completed with errors", validation_result: validation, pipeline };
       },
@@ -131,16 +132,12 @@ export const updatePipeline: BaseTool = {
 
 export const getPipelineYaml: BaseTool = {
   name: "get_pipeline_yaml",
-  description: "Fetches the YAML configuration of a pipeline, to read it or to copy an exact snippet for update_pipeline.",
+  description: "Fetches the current YAML configuration of a pipeline (that of its newest version, the draft if it has one), to read it or to copy an exact snippet for update_pipeline.",
   parameters: { pipeline_name: text("Name of the pipeline.") },
   async run(args) {
     const ws = workspaceOf(args);
     const name = args.pipeline_name as string;
-    const body = await orFail(
-      () => clientOf(args).get<{ query_yaml?: string }>(`${pipelinePath(ws, name)}/yaml`, undefined, { signal: args.signal }),
-      `Failed to fetch the YAML of pipeline '${name}'`,
-      pipelineNotFound(name, ws),
-    );
-    return body?.query_yaml ?? "";
+    const newest = await orFail(() => latestVersion(clientOf(args), ws, name, args.signal), `Failed to fetch the YAML of pipeline '${name}'`, pipelineNotFound(name, ws));
+    return newest?.config_yaml ?? "";
   },
 };

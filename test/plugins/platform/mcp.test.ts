@@ -73,6 +73,50 @@ test("all tools are registered by default; injected parameters never reach the s
   }
 });
 
+/** The tool registry of the library svc's platform tools port (deepset-mcp-server, August 2026). */
+const ORIGINAL_TOOLS = [
+  "list_pipelines", "create_pipeline", "list_pipeline_versions", "create_pipeline_version", "get_pipeline_version",
+  "patch_pipeline_version", "restore_pipeline_version", "get_pipeline", "deploy_pipeline", "validate_pipeline",
+  "get_pipeline_logs", "debug_pipeline", "search_pipeline", "search_pipeline_with_filters", "search_pipeline_with_params",
+  "list_indexes", "get_index", "create_index", "update_index", "deploy_index", "validate_index",
+  "get_models", "list_templates", "get_template", "search_templates",
+  "list_search_history", "list_pipeline_search_history", "list_pipeline_traces", "get_pipeline_trace",
+  "get_pipeline_trace_span_tags", "get_pipeline_trace_logs",
+  "list_custom_component_installations", "get_latest_custom_component_installation_logs",
+  "list_component_families", "get_component_definition", "search_component_definitions", "get_custom_components", "run_component",
+  "list_secrets", "get_secret", "load_skill", "list_workspaces", "get_workspace", "create_workspace",
+  "get_from_object_store", "get_slice_from_object_store", "grep_object_store", "sed_object_store", "yq_object_store",
+  "search_docs",
+];
+
+test("with no tool selection every one of the original's 50 tools is registered, plus svc's own four", async () => {
+  assert.is(new Set(ORIGINAL_TOOLS).size, 50);
+  const server = quietServer();
+  const { toolNames } = await configureMcpServer(server, { platformApiKey: "alice-key", platformApiUrl: platform.url, objectStore: new ObjectStore(new MemoryBackend()) });
+  const registered = server.tools.map((t) => t.name);
+  assert.equal(ORIGINAL_TOOLS.filter((n) => !registered.includes(n)), [], "missing");
+  assert.equal(registered.filter((n) => !ORIGINAL_TOOLS.includes(n)).sort(), ["get_current_user", "get_pipeline_yaml", "search_object_store", "update_pipeline"]);
+  assert.equal([...toolNames].sort(), [...registered].sort());
+  // Each keeps the original's parameters (those a model passes; `workspace` is there without a static one).
+  const client = await memoryClient(server);
+  try {
+    const listed = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
+    const params = (name: string) => Object.keys((listed.get(name)!.inputSchema.properties ?? {}) as object);
+    assert.equal(params("patch_pipeline_version"), ["workspace", "pipeline_name", "version_id", "yaml_configuration", "description", "is_draft"]);
+    assert.equal(params("debug_pipeline"), ["workspace", "yaml_configuration", "inputs", "break_at_component_name", "break_at_visit_count", "resume_from", "files", "pipeline_id", "pipeline_version_id", "dry_run"]);
+    assert.equal(params("list_pipeline_traces"), ["workspace", "pipeline_name", "limit", "after", "query_filter", "sort_field", "sort_order"]);
+    assert.equal(params("get_models"), ["workspace", "limit", "page_number", "connected", "provider", "model"]);
+    assert.equal(params("run_component"), ["component_type", "init_params", "input_data", "input_types"]);
+    assert.equal(params("sed_object_store"), ["object_id", "pattern", "replacement", "path", "count", "case_sensitive"]);
+    assert.equal(params("yq_object_store"), ["object_id", "filter", "path", "store"]);
+    assert.equal(params("search_docs"), ["query"]);
+    assert.equal(params("load_skill"), ["skill_name"]);
+    assert.equal(params("create_workspace"), ["name"]);
+  } finally {
+    await client.close();
+  }
+});
+
 test("explorerConfig sets the preview limits of every tool", async () => {
   const server = quietServer();
   await configureMcpServer(server, { platformApiKey: "alice-key", platformApiUrl: platform.url, platformWorkspace: "default", toolsToRegister: ["list_pipelines"], explorerConfig: { maxDepth: 2 }, objectStore: new ObjectStore(new MemoryBackend()) });

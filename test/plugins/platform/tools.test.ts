@@ -1,39 +1,15 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryBackend, ObjectStore } from "svc/object-store";
-import { TOOL_REGISTRY, buildTool, type BuildToolOptions, type PlatformTool, type ToolConfig } from "svc/platform";
 import { startPlatformFixture, type PlatformFixture } from "../../fixtures/platform-server.js";
-import { QA_YAML } from "../../fixtures/platform-data.js";
+import { QA_YAML, latestYaml } from "../../fixtures/platform-data.js";
+import { harness, refOf } from "./harness.js";
 
 let platform: PlatformFixture;
-let store: ObjectStore;
 test.before(async () => {
   platform = await startPlatformFixture();
-  store = new ObjectStore(new MemoryBackend());
 });
 test.after(() => platform.close());
-
-function tool(name: string, options: BuildToolOptions = {}, config: Partial<ToolConfig> = {}): PlatformTool {
-  const entry = TOOL_REGISTRY.get(name)!;
-  return buildTool(entry.base, { ...entry.config, ...config, customArgs: { ...entry.config.customArgs, ...config.customArgs } }, {
-    apiKey: "alice-key",
-    workspace: "default",
-    baseUrl: platform.url,
-    useRequestContext: false,
-    objectStore: store,
-    ...options,
-  });
-}
-
-interface Outcome {
-  text: string;
-  isError: boolean;
-}
-async function call(t: PlatformTool, args: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Outcome> {
-  const r: any = await t.handler(args, { headers });
-  return typeof r === "string" ? { text: r, isError: false } : { text: r.content[0].text, isError: r.isError === true };
-}
-const refOf = (text: string) => /^(@obj_\w+)/.exec(text)![1]!;
+const { store, tool, call } = harness(() => platform);
 
 test("list_pipelines stores the page and returns a preview with its reference", async () => {
   const out = await call(tool("list_pipelines"));
@@ -111,7 +87,9 @@ test("update_pipeline replaces exactly one occurrence of a snippet, validates an
   const done = await call(u, { pipeline_name: "chat", original_config_snippet: "top_k: 5", replacement_config_snippet: "top_k: 3" });
   assert.is(done.isError, false);
   assert.match(done.text, /"name": "chat"/);
-  assert.match(platform.workspace("alice-key", "default").pipelines.find((p) => p.name === "chat")!.yaml, /top_k: 3/);
+  const chat = platform.workspace("alice-key", "default").pipelines.find((p) => p.name === "chat")!;
+  assert.match(latestYaml(chat), /top_k: 3/);
+  assert.equal(chat.versions.map((v) => v.version_number), [1, 2], "saved as a new version");
   const missing = await call(u, { pipeline_name: "ghost", original_config_snippet: "a", replacement_config_snippet: "b" });
   assert.equal(missing, { text: "There is no pipeline named 'ghost'. Did you mean to create it?", isError: true });
 });
@@ -122,7 +100,7 @@ test("deploy_pipeline waits for DEPLOYED, reports FAILED and rejected deployment
   assert.match(ok.text, /"valid": true/);
   assert.is(platform.workspace("alice-key", "default").pipelines.find((p) => p.name === "summarizer")!.status, "DEPLOYED");
   const ws = platform.workspace("alice-key", "default");
-  ws.pipelines.find((p) => p.name === "chat")!.yaml += "# fail_deploy\n";
+  ws.pipelines.find((p) => p.name === "chat")!.versions.at(-1)!.config_yaml += "# fail_deploy\n";
   const failed = await call(tool("deploy_pipeline", {}, fast), { pipeline_name: "chat" });
   assert.equal(failed, { text: "Pipeline 'chat' deployment failed. Current status: FAILED.", isError: true });
   const rejected = await call(tool("deploy_pipeline", {}, fast), { pipeline_name: "half" });
