@@ -135,7 +135,9 @@ async function untilListening(proc: ChildProcess, ms: number | undefined, group 
   };
 
   try {
-    const match = await waitFor(LISTENING, ms);
+    // Startup on a loaded machine (many test processes, CI) can take tens of seconds: this is a
+    // deadline for a hung start, not a speed check.
+    const match = await waitFor(LISTENING, ms ?? 60_000);
     const port = Number(match[2]);
     return { proc, port, url: `http://127.0.0.1:${port}`, output: () => out, waitFor, stop, exited };
   } catch (error) {
