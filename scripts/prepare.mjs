@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm install`'s build of dist/. npm also runs `prepare` when `npx svc` is typed inside this
-// checkout: npx links the checkout into its own cache first, and a full rebuild there would keep
-// the command silent for a minute (and a Ctrl-C in that minute leaves npx's cache broken). dist/
-// is already built then, so that run does nothing.
+// checkout: npx links the checkout into its own cache first, and a rebuild there would keep the
+// command silent for a minute (a Ctrl-C in that minute leaves npx's cache broken). dist/ is built
+// by then, so that run does nothing.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
