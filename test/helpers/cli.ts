@@ -90,7 +90,9 @@ async function untilListening(proc: ChildProcess, ms: number | undefined, group 
   proc.stderr!.on("data", onData);
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
 
-  const waitFor = (pattern: RegExp, ms = 15_000, from = 0) =>
+  // A deadline for a hung process, not a speed check: startup on a loaded machine (many test
+  // processes, CI) can take tens of seconds.
+  const waitFor = (pattern: RegExp, ms = 60_000, from = 0) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
         const match = pattern.exec(out.slice(from));
@@ -135,9 +137,7 @@ async function untilListening(proc: ChildProcess, ms: number | undefined, group 
   };
 
   try {
-    // Startup on a loaded machine (many test processes, CI) can take tens of seconds: this is a
-    // deadline for a hung start, not a speed check.
-    const match = await waitFor(LISTENING, ms ?? 60_000);
+    const match = await waitFor(LISTENING, ms);
     const port = Number(match[2]);
     return { proc, port, url: `http://127.0.0.1:${port}`, output: () => out, waitFor, stop, exited };
   } catch (error) {
