@@ -4,7 +4,6 @@
  * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
  * `tools/call` against `/run` for the same pipeline; the object store and its explorer.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { NOOP_WRAPPER } from "./server.js";
@@ -13,6 +12,7 @@ import { streamingBench } from "./streaming.js";
 import { mcpBench } from "./mcp.js";
 import { observabilityBench } from "./observability.js";
 import { objectStoreBench } from "./object-store.js";
+import { startTarget, type Target } from "./target.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -30,22 +30,6 @@ const scenarios: Scenario[] = [
   { name: "GET small JSON", method: "GET", path: "/ping" },
   { name: "POST JSON echo (1 KiB)", method: "POST", path: "/echo", body: JSON.stringify({ text: "x".repeat(1000) }) },
 ];
-
-async function startTarget(kind: "bare" | "svc" | "svc-observed"): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(new URL("./server.js", import.meta.url)), [kind], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
-    child.once("exit", (code) => reject(new Error(`${kind} target exited with ${code}`)));
-  });
-  return { child, port };
-}
-
-function cpu(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once("message", (u: NodeJS.CpuUsage) => resolve(u.user + u.system));
-    child.send("cpu");
-  });
-}
 
 function load(port: number, s: Scenario): Promise<autocannon.Result> {
   return autocannon({
@@ -74,48 +58,61 @@ async function deployLatency(port: number): Promise<number> {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-// Both targets run side by side and are loaded in alternating rounds, so drift on a shared machine
-// hits both alike; each figure is the median of its rounds.
-const targets = { bare: await startTarget("bare"), svc: await startTarget("svc") };
+const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
+const started: Target[] = [];
+async function launch(kind: "bare" | "svc" | "svc-observed"): Promise<Target> {
+  const target = await startTarget(SERVER, [kind]);
+  started.push(target);
+  return target;
+}
+
+// A target that dies (at startup or under load) fails the bench with its output; the others are
+// stopped either way, so a failed bench leaves no process behind.
 const rows: string[][] = [];
-for (const s of scenarios) {
-  const samples = { bare: [] as autocannon.Result[], svc: [] as autocannon.Result[] };
-  const cpuPerRequest = { bare: [] as number[], svc: [] as number[] };
-  for (const kind of ["bare", "svc"] as const) await load(targets[kind].port, s); // warm-up
-  for (let round = 0; round < ROUNDS; round++) {
+let deployP50: number, streaming: string[], mcp: string[], observability: string[];
+try {
+  // Both targets run side by side and are loaded in alternating rounds, so drift on a shared machine
+  // hits both alike; each figure is the median of its rounds.
+  const targets = { bare: await launch("bare"), svc: await launch("svc") };
+  for (const s of scenarios) {
+    const samples = { bare: [] as autocannon.Result[], svc: [] as autocannon.Result[] };
+    const cpuPerRequest = { bare: [] as number[], svc: [] as number[] };
+    for (const kind of ["bare", "svc"] as const) await load(targets[kind].port, s); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of ["bare", "svc"] as const) {
+        const { cpu, port } = targets[kind];
+        const before = await cpu();
+        const r = await load(port, s);
+        cpuPerRequest[kind].push(((await cpu()) - before) / r.requests.total);
+        samples[kind].push(r);
+      }
+    }
     for (const kind of ["bare", "svc"] as const) {
-      const { child, port } = targets[kind];
-      const before = await cpu(child);
-      const r = await load(port, s);
-      cpuPerRequest[kind].push(((await cpu(child)) - before) / r.requests.total);
-      samples[kind].push(r);
+      const rs = samples[kind];
+      rows.push([
+        kind,
+        s.name,
+        String(Math.round(median(rs.map((r) => r.requests.average)))),
+        String(median(rs.map((r) => r.latency.p50))),
+        String(median(rs.map((r) => r.latency.p99))),
+        String(rs.reduce((n, r) => n + r.non2xx + r.errors, 0)),
+        median(cpuPerRequest[kind]).toFixed(1),
+      ]);
     }
   }
-  for (const kind of ["bare", "svc"] as const) {
-    const rs = samples[kind];
-    rows.push([
-      kind,
-      s.name,
-      String(Math.round(median(rs.map((r) => r.requests.average)))),
-      String(median(rs.map((r) => r.latency.p50))),
-      String(median(rs.map((r) => r.latency.p99))),
-      String(rs.reduce((n, r) => n + r.non2xx + r.errors, 0)),
-      median(cpuPerRequest[kind]).toFixed(1),
-    ]);
-  }
+  deployP50 = await deployLatency(targets.svc.port);
+  streaming = await streamingBench({ bare: targets.bare.port, svc: targets.svc.port });
+  mcp = await mcpBench(targets.svc.port, targets.svc.cpu, ROUNDS, DURATION_S);
+  const observed = await launch("svc-observed");
+  observability = await observabilityBench(
+    { port: targets.svc.port, cpu: targets.svc.cpu },
+    { port: observed.port, cpu: observed.cpu },
+    ROUNDS,
+    DURATION_S,
+  );
+} finally {
+  for (const target of started) target.kill();
 }
-const deployP50 = await deployLatency(targets.svc.port);
-const streaming = await streamingBench({ bare: targets.bare.port, svc: targets.svc.port });
-const mcp = await mcpBench(targets.svc.port, () => cpu(targets.svc.child), ROUNDS, DURATION_S);
-const observed = await startTarget("svc-observed");
-const observability = await observabilityBench(
-  { port: targets.svc.port, cpu: () => cpu(targets.svc.child) },
-  { port: observed.port, cpu: () => cpu(observed.child) },
-  ROUNDS,
-  DURATION_S,
-);
-observed.child.kill();
-for (const { child } of Object.values(targets)) child.kill();
 
 const baseline = new Map(rows.filter((r) => r[0] === "bare").map((r) => [r[1], Number(r[2])]));
 const cpuBaseline = new Map(rows.filter((r) => r[0] === "bare").map((r) => [r[1], Number(r[6])]));

@@ -15,7 +15,7 @@ test("the README's configuration table lists every setting", () => {
 });
 
 test("the README keeps the quick start and the sections the team relies on", () => {
-  for (const text of ["npm install", "npx svc run", "npm test", "## Writing a plugin", "## Embedding the kernel in a host app", "## Layout"]) {
+  for (const text of ["npm install", "npm start", "npm test", "## Writing a plugin", "## Embedding the kernel in a host app", "## Layout"]) {
     assert.ok(readme.includes(text), text);
   }
 });

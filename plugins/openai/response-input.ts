@@ -4,7 +4,7 @@
  * conversation as engine ChatMessages (function calls and their outputs included).
  */
 import { randomBytes } from "node:crypto";
-import { ChatMessage, type ToolCall } from "../engine/dataclasses/chat-message.js";
+import { ChatMessage, type ToolCall } from "svc/engine";
 
 /** One Responses input item, as the client sent it. */
 export type ResponseInputItem = Record<string, unknown>;

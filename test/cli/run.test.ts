@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cliPath, repoRoot, runSvc, startSvc, type RunningSvc } from "../helpers/cli.js";
@@ -20,7 +20,8 @@ async function using(svc: RunningSvc, fn: (svc: RunningSvc) => Promise<void>) {
 test("--version prints the package version; --help lists commands and options", async () => {
   const version = await runSvc(["--version"]);
   assert.is(version.code, 0);
-  assert.match(version.stdout, /^svc\/0\.1\.0 /);
+  const { version: expected } = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
+  assert.ok(version.stdout.startsWith(`svc/${expected} `), version.stdout);
   const help = await runSvc(["--help"]);
   assert.is(help.code, 0);
   assert.match(help.stdout, /run\s+Serve the pipelines directory/);
@@ -116,7 +117,8 @@ test("SIGTERM aborts a request that outlives the grace period and still exits 0"
     await new Promise((r) => setTimeout(r, 150));
     const started = Date.now();
     assert.is(await svc.stop("SIGTERM"), 0);
-    assert.ok(Date.now() - started < 3000);
+    // The request alone would take 20 s: exiting well before that means it was aborted.
+    assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
     assert.is((await pending).aborted, true);
   });
 });
@@ -142,7 +144,7 @@ test("--reload restarts the server when its own code changes", async () => {
     const first = JSON.parse((await rawRequest(`${svc.url}/pid`)).body).pid as number;
     const mark = svc.output().length;
     writeFileSync(probe, "// reload probe\n");
-    const again = await svc.waitFor(/svc listening on http:\/\/[^:\s]+:(\d+) pid=(\d+)/, 15_000, mark);
+    const again = await svc.waitFor(/svc listening on http:\/\/[^:\s]+:(\d+) pid=(\d+)/, undefined, mark);
     assert.not.equal(Number(again[2]), first);
     assert.match(svc.output().slice(mark), /Change in dist\/cli\/__reload_probe__\.js: restarting/);
     assert.is(await svc.stop("SIGTERM"), 0);

@@ -45,11 +45,41 @@ export interface RunningSvc {
 
 const LISTENING = /svc listening on http:\/\/([^:\s]+):(\d+)/;
 
-export async function startSvc(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string>; ms?: number } = {},
-): Promise<RunningSvc> {
-  const proc = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env) });
+type StartOptions = { cwd?: string; env?: Record<string, string>; ms?: number };
+
+export function startSvc(args: string[], options: StartOptions = {}): Promise<RunningSvc> {
+  return untilListening(spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env) }), options.ms);
+}
+
+/**
+ * Runs a command line as a user types it in a shell (e.g. the README's `npm start`), in its own
+ * process group: `stop` signals the whole group, as Ctrl-C in a terminal does.
+ */
+export function startCommand(command: string, options: StartOptions = {}): Promise<RunningSvc> {
+  const proc = spawn(command, { shell: true, detached: true, cwd: options.cwd ?? repoRoot, env: cleanEnv(options.env) });
+  return untilListening(proc, options.ms, true);
+}
+
+/** Resolves once no process of the group is left: true, or false if it took SIGKILL after `ms`. */
+export async function groupGone(pgid: number, ms = 30_000): Promise<boolean> {
+  const alive = () => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const deadline = Date.now() + ms; alive(); await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) {
+      process.kill(-pgid, "SIGKILL");
+      return false;
+    }
+  }
+  return true;
+}
+
+async function untilListening(proc: ChildProcess, ms: number | undefined, group = false): Promise<RunningSvc> {
   let out = "";
   const listeners = new Set<() => void>();
   const onData = (c: Buffer) => {
@@ -60,7 +90,9 @@ export async function startSvc(
   proc.stderr!.on("data", onData);
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
 
-  const waitFor = (pattern: RegExp, ms = 15_000, from = 0) =>
+  // A deadline for a hung process, not a speed check: startup on a loaded machine (many test
+  // processes, CI) can take tens of seconds.
+  const waitFor = (pattern: RegExp, ms = 60_000, from = 0) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
         const match = pattern.exec(out.slice(from));
@@ -88,17 +120,28 @@ export async function startSvc(
       check();
     });
 
+  const kill = (signal: NodeJS.Signals) => {
+    if (group) {
+      try {
+        process.kill(-proc.pid!, signal); // the group may outlive its shell
+      } catch {
+        // the whole group has exited
+      }
+    } else if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+  };
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-    return exited;
+    kill(signal);
+    const code = await exited;
+    if (group && !(await groupGone(proc.pid!))) throw new Error(`${signal} left processes running; output:\n${out}`);
+    return code;
   };
 
   try {
-    const match = await waitFor(LISTENING, options.ms);
+    const match = await waitFor(LISTENING, ms);
     const port = Number(match[2]);
     return { proc, port, url: `http://127.0.0.1:${port}`, output: () => out, waitFor, stop, exited };
   } catch (error) {
-    proc.kill("SIGKILL");
+    kill("SIGKILL");
     throw error;
   }
 }

@@ -60,7 +60,7 @@ const routes = (req: IncomingMessage, res: ServerResponse, count: number) => {
     res.writeHead(count === 1 ? 503 : 200, { "content-type": "text/plain" });
     res.end(count === 1 ? "busy" : "ok now");
   } else if (path === "/slow") {
-    setTimeout(() => res.end("late"), 1500).unref();
+    // Never answers (the connection is closed with the server): only a time-out or an abort ends it.
   } else if (path === "/big-declared") {
     res.writeHead(200, { "content-type": "text/plain", "content-length": "2048" });
     res.end("x".repeat(2048));
@@ -128,11 +128,9 @@ test("with several URLs a failure is skipped when raising, kept as an empty stre
 
 test("each attempt times out after `timeout` seconds, and is retried", () =>
   withServer(routes, async (base, seen) => {
-    const started = Date.now();
     const error = await rejection(new LinkContentFetcher({ ...fast, timeout: 0.2 }).run({ urls: [`${base}/slow`] }, ctx()));
     assert.match(error.message, /Timed out after 0.2s fetching/);
     assert.is(seen.length, 2);
-    assert.ok(Date.now() - started < 1400, `took ${Date.now() - started} ms`);
   }));
 
 test("bodies over max_content_bytes are refused, by Content-Length or while streaming, without retrying", () =>
@@ -160,12 +158,13 @@ test("only http and https URLs are fetched", () =>
 test("an aborted run stops at once, even between retries and when not raising", () =>
   withServer(routes, async (base) => {
     const controller = new AbortController();
-    const fetcher = new LinkContentFetcher({ raise_on_failure: false, timeout: 5 });
+    const fetcher = new LinkContentFetcher({ raise_on_failure: false, timeout: 60 });
     setTimeout(() => controller.abort(new Error("client went away")), 100).unref();
     const started = Date.now();
     const error = await rejection(fetcher.run({ urls: [`${base}/slow`, `${base}/missing`] }, ctx(controller.signal)));
     assert.match(error.message, /client went away/);
-    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    // The attempt's own time-out is 60 s and /slow never answers: only the abort can end it this soon.
+    assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
   }));
 
 test("init parameters: Haystack's defaults and names", () => {
