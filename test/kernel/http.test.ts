@@ -333,7 +333,7 @@ test("close lets an in-flight request finish within the grace period and refuses
   const result = await pending;
   assert.equal(result, { status: 200, body: { ms: 300 } });
   assert.is(seen.aborted, false);
-  assert.ok(Date.now() - started < 3000);
+  assert.ok(Date.now() - started < 5000, "close returned once the request finished, not after the whole grace period");
   try {
     await fetch(`${k.url}/slow?ms=1`);
     assert.unreachable("the server no longer accepts connections");
@@ -352,7 +352,7 @@ test("close aborts requests still running after the grace period", async () => {
   await until(() => k.kernel.http.inflight.size === 1, 2000, "request in flight");
   const started = Date.now();
   await k.close();
-  assert.ok(Date.now() - started < 2500, "close did not wait for the slow request");
+  assert.ok(Date.now() - started < 8000, "close did not wait for the slow (10 s) request");
   assert.is(seen.aborted, true);
   await pending;
 });
