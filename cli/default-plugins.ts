@@ -17,6 +17,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:monitoring": async () => (await import("../plugins/monitoring/index.js")).default,
   "svc:object-store": async () => (await import("../plugins/object-store/index.js")).default,
   "svc:platform": async () => (await import("../plugins/platform/index.js")).default,
+  "svc:auth": async () => (await import("../plugins/auth/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */

@@ -16,6 +16,7 @@ import { registerStatusCommand } from "./status.js";
 import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 import { registerMcpCommand } from "./mcp.js";
 import { registerDashboardCommand } from "./dashboard/index.js";
+import { registerAuthCommand } from "./auth.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -48,6 +49,7 @@ registerStatusCommand(cli);
 registerPipelineCommand(cli);
 registerMcpCommand(cli);
 registerDashboardCommand(cli);
+registerAuthCommand(cli);
 
 cli.help(pipelineHelp(cli));
 cli.version(pkg.version);

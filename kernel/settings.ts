@@ -116,6 +116,16 @@ export const settingFields = {
     default: 5,
     help: "Seconds an idle keep-alive connection stays open between requests (behind a load balancer, set it above the balancer's idle time-out).",
   }),
+  authKeysFile: field(optionalText(), {
+    env: "SERVICE_AUTH_KEYS_FILE",
+    default: undefined,
+    help: "Keys file of the svc:auth plugin (YAML or JSON, hashes only); `svc auth add-key` writes it.",
+  }),
+  authProtectDocs: field(boolean(), {
+    env: "SERVICE_AUTH_PROTECT_DOCS",
+    default: false,
+    help: "With svc:auth, the OpenAPI document and the docs pages need a key too (a browser cannot send one: read them with a client that does).",
+  }),
   corsAllowOrigins: field(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",
     default: [],

@@ -12,6 +12,7 @@
  */
 import type { DependencyContainer } from "tsyringe";
 import { AuthHook, type AccessCheck } from "./auth-hook.js";
+import type { IncomingHttpHeaders } from "node:http";
 import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
 import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
 import { StreamHook, type StreamTap } from "./stream-hook.js";
@@ -33,6 +34,8 @@ export interface RunCall {
   readonly requestId?: string;
   /** The transport's span, parent of the spans made below it. */
   readonly span?: Span;
+  /** The caller's request headers, when the call came over HTTP (credentials, trace context). */
+  readonly headers?: IncomingHttpHeaders;
 }
 
 export class KernelHooks {
