@@ -11,6 +11,8 @@ import { until } from "../../helpers/http.js";
 import { rejects } from "../../helpers/rejects.js";
 import { tempDir, withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
 import { chatWrapper } from "../openai/chat-helpers.js";
+import mcpPlugin from "../../../plugins/mcp/index.js";
+import { httpClient, text } from "../mcp/fixtures.js";
 
 const ECHO = chatWrapper(`  runApi(input: any) { return input; }
   runChatCompletion(_m: string, messages: any[]) { return "Echo: " + getLastUserMessage(messages); }`);
@@ -111,6 +113,34 @@ test("the docs are public unless SERVICE_AUTH_PROTECT_DOCS; then any valid key r
       assert.is((await call(k, "/openapi.json", keys.traces)).status, 200);
     },
     { authProtectDocs: true },
+  );
+});
+
+test("MCP over Streamable HTTP: a run key lists only its pipelines and cannot deploy; an admin key sees every tool", async () => {
+  const keys = await makeKeys();
+  await withPipelineKernel(
+    async (k) => {
+      for (const name of ["echo", "other"]) assert.is((await call(k, "/deploy_files", keys.admin, deployBody(name))).status, 200);
+      const runner = await httpClient(k.url, { authorization: `Bearer ${keys.run}` });
+      const admin = await httpClient(k.url, { "x-api-key": keys.admin });
+      try {
+        const listed = (await runner.client.listTools()).tools.map((t) => t.name).sort();
+        assert.equal(listed, ["echo", "get_all_pipeline_statuses", "get_pipeline_status"]);
+        assert.equal(text(await runner.client.callTool({ name: "echo", arguments: { a: 1 } })), '{"a":1}');
+        const other = await runner.client.callTool({ name: "other", arguments: {} });
+        assert.ok(other.isError);
+        assert.match(text(other), /not available to this caller/);
+        const deploy = await runner.client.callTool({ name: "deploy_pipeline", arguments: { name: "evil", files: { "pipeline_wrapper.ts": ECHO } } });
+        assert.ok(deploy.isError, "a run key cannot deploy over MCP either");
+        const all = (await admin.client.listTools()).tools.map((t) => t.name);
+        for (const name of ["echo", "other", "deploy_pipeline", "undeploy_pipeline"]) assert.ok(all.includes(name), name);
+      } finally {
+        await runner.client.close();
+        await admin.client.close();
+      }
+      await rejects(() => httpClient(k.url, { authorization: "Bearer wrong" }), /401/);
+    },
+    { settings: { authKeysFile: keys.file }, plugins: [mcpPlugin(), authPlugin()] },
   );
 });
 
