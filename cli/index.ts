@@ -33,6 +33,7 @@ cli
   .option("--reload", "Restart when the server's own code changes (development only)")
   .option("--without-tracing", "Do not mount the local trace API")
   .option("--without-monitoring", "Do not run the execution index")
+  .option("--without-metrics", "Do not serve Prometheus metrics at /metrics")
   .option("--with-chat-ui", "Serve the embedded chat UI at /chat")
   .option("--plugin <spec>", "Load a plugin: a path or a package (repeatable)", { type: [String] })
   .action(async (flags: RunFlags) => {

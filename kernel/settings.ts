@@ -152,6 +152,12 @@ export const settingFields = {
     default: [],
     help: "Extra plugins (paths or packages), loaded after the defaults and the config file.",
   }),
+  metricsEnabled: field(boolean(), {
+    env: "SERVICE_METRICS_ENABLED",
+    flag: "--without-metrics",
+    default: true,
+    help: "Serve Prometheus metrics at `GET /metrics` (operator access, like `/traces`).",
+  }),
   tracingEnabled: field(boolean(), {
     env: "SERVICE_TRACING_ENABLED",
     flag: "--without-tracing",
