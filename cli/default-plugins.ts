@@ -17,6 +17,8 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:monitoring": async () => (await import("../plugins/monitoring/index.js")).default,
   "svc:object-store": async () => (await import("../plugins/object-store/index.js")).default,
   "svc:platform": async () => (await import("../plugins/platform/index.js")).default,
+  "svc:auth": async () => (await import("../plugins/auth/index.js")).default,
+  "svc:metrics": async () => (await import("../plugins/metrics/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
@@ -27,6 +29,7 @@ export function defaultPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = 
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
   if (settings.chatUiEnabled) names.push("svc:chat-ui");
   if (settings.monitoringEnabled) names.push("svc:monitoring");
+  if (settings.metricsEnabled) names.push("svc:metrics");
   return names.map((use) => ({ use, from: "the default plugin set" }));
 }
 

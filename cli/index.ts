@@ -16,6 +16,7 @@ import { registerStatusCommand } from "./status.js";
 import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 import { registerMcpCommand } from "./mcp.js";
 import { registerDashboardCommand } from "./dashboard/index.js";
+import { registerAuthCommand } from "./auth.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -32,6 +33,7 @@ cli
   .option("--reload", "Restart when the server's own code changes (development only)")
   .option("--without-tracing", "Do not mount the local trace API")
   .option("--without-monitoring", "Do not run the execution index")
+  .option("--without-metrics", "Do not serve Prometheus metrics at /metrics")
   .option("--with-chat-ui", "Serve the embedded chat UI at /chat")
   .option("--plugin <spec>", "Load a plugin: a path or a package (repeatable)", { type: [String] })
   .action(async (flags: RunFlags) => {
@@ -48,6 +50,7 @@ registerStatusCommand(cli);
 registerPipelineCommand(cli);
 registerMcpCommand(cli);
 registerDashboardCommand(cli);
+registerAuthCommand(cli);
 
 cli.help(pipelineHelp(cli));
 cli.version(pkg.version);

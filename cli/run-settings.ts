@@ -14,6 +14,7 @@ export interface RunFlags {
   reload?: boolean;
   withoutTracing?: boolean;
   withoutMonitoring?: boolean;
+  withoutMetrics?: boolean;
   withChatUi?: boolean;
   plugin?: string[];
 }
@@ -35,6 +36,7 @@ function flagSettings(flags: RunFlags): Partial<Record<SettingKey, unknown>> {
     rootPath: flags.rootPath,
     tracingEnabled: flags.withoutTracing ? false : undefined,
     monitoringEnabled: flags.withoutMonitoring ? false : undefined,
+    metricsEnabled: flags.withoutMetrics ? false : undefined,
     chatUiEnabled: flags.withChatUi ? true : undefined,
     plugins: flags.plugin?.length ? flags.plugin : undefined,
   };

@@ -66,7 +66,7 @@ export class Kernel {
     this.registerDefault(TRACE_ACCESS, this.operatorAccess.policy);
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
-    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r) });
+    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r), answered: this.hooks.answered });
     this.registerDefault(ROUTES, this.http.routes);
     this.registerDefault(
       DEPLOYER,

@@ -136,6 +136,16 @@ export const settingFields = {
     default: 5,
     help: "Seconds an idle keep-alive connection stays open between requests (behind a load balancer, set it above the balancer's idle time-out).",
   }),
+  authKeysFile: field(optionalText(), {
+    env: "SERVICE_AUTH_KEYS_FILE",
+    default: undefined,
+    help: "Keys file of the svc:auth plugin (YAML or JSON, hashes only); `svc auth add-key` writes it.",
+  }),
+  authProtectDocs: field(boolean(), {
+    env: "SERVICE_AUTH_PROTECT_DOCS",
+    default: false,
+    help: "With svc:auth, the OpenAPI document and the docs pages need a key too (a browser cannot send one: read them with a client that does).",
+  }),
   corsAllowOrigins: field(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",
     default: [],
@@ -161,6 +171,12 @@ export const settingFields = {
     flag: "--plugin",
     default: [],
     help: "Extra plugins (paths or packages), loaded after the defaults and the config file.",
+  }),
+  metricsEnabled: field(boolean(), {
+    env: "SERVICE_METRICS_ENABLED",
+    flag: "--without-metrics",
+    default: true,
+    help: "Serve Prometheus metrics at `GET /metrics` (operator access, like `/traces`).",
   }),
   tracingEnabled: field(boolean(), {
     env: "SERVICE_TRACING_ENABLED",

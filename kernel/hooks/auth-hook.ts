@@ -17,6 +17,8 @@ export interface AccessScopes {
   admin: true;
   /** Running a pipeline, whatever the transport. */
   run: true;
+  /** The OpenAPI document and the documentation pages. */
+  docs: true;
 }
 export type AccessScope = keyof AccessScopes & string;
 
@@ -92,4 +94,5 @@ export class AuthHook {
 export const defaultPolicies: Record<string, AccessPolicy> = {
   run: allow,
   admin: allow,
+  docs: allow,
 };

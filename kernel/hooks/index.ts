@@ -12,8 +12,10 @@
  */
 import type { DependencyContainer } from "tsyringe";
 import { AuthHook, type AccessCheck } from "./auth-hook.js";
+import type { IncomingHttpHeaders } from "node:http";
 import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
 import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
+import { ObserverHook, type AnsweredRequest } from "./observer-hook.js";
 import { StreamHook, type StreamTap } from "./stream-hook.js";
 import { TraceHook } from "./trace-hook.js";
 import type { ObserverErrorReporter, TapOptions } from "./taps.js";
@@ -33,6 +35,8 @@ export interface RunCall {
   readonly requestId?: string;
   /** The transport's span, parent of the spans made below it. */
   readonly span?: Span;
+  /** The caller's request headers, when the call came over HTTP (credentials, trace context). */
+  readonly headers?: IncomingHttpHeaders;
 }
 
 export class KernelHooks {
@@ -41,9 +45,12 @@ export class KernelHooks {
   readonly stream: StreamHook;
   readonly trace = new TraceHook("trace");
   readonly auth: AuthHook;
+  /** Every HTTP request, once answered (metrics, access logs). */
+  readonly answered: ObserverHook<[AnsweredRequest]>;
 
   constructor(container: DependencyContainer, report: ObserverErrorReporter) {
     this.stream = new StreamHook("stream", report);
+    this.answered = new ObserverHook("answered", report);
     this.auth = new AuthHook("auth", container);
   }
 }
@@ -60,6 +67,7 @@ export interface PluginHooks {
   stream: { tap(tap: StreamTap, options?: TapOptions): void };
   trace: { tap(tracer: Tracer): void };
   auth: { tap(check: AccessCheck, options?: TapOptions): void };
+  answered: { tap(fn: (request: AnsweredRequest) => void, options?: TapOptions): void };
 }
 
 export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
@@ -73,5 +81,6 @@ export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
     stream: { tap: (tap, o) => hooks.stream.tap(plugin, tap, o) },
     trace: { tap: (tracer) => hooks.trace.tap(plugin, tracer) },
     auth: { tap: (check, o) => hooks.auth.tap(plugin, check, o) },
+    answered: { tap: (fn, o) => hooks.answered.tap(plugin, fn, o) },
   };
 }

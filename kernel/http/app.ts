@@ -12,6 +12,7 @@ import { HttpError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Settings } from "../settings.js";
 import type { AccessScope, AccessRequest, AccessDecision } from "../hooks/auth-hook.js";
+import type { AnsweredRequest, ObserverHook } from "../hooks/observer-hook.js";
 import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
@@ -58,6 +59,8 @@ export interface HttpAppOptions {
   readonly settings: Settings;
   readonly log: Logger;
   readonly authorize: (request: AccessRequest) => AccessDecision | Promise<AccessDecision>;
+  /** Told about every request once its answer is done. */
+  readonly answered?: ObserverHook<[AnsweredRequest]>;
 }
 
 export class HttpApp {
@@ -101,6 +104,7 @@ export class HttpApp {
     this.index.add(method, path, () => undefined);
     this.app.add(method, path, async (req: Request, res: ServerResponse) => {
       const c = contextOf(req)!;
+      c.route = path;
       if (options.lasting) c.lasting = true;
       if (options.scope) {
         const pending = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
@@ -156,6 +160,11 @@ export class HttpApp {
       if (!res.writableFinished) c.abort("client");
       // A keep-alive connection whose answer was under way when shutdown began: close it now.
       else if (this.closing) req.socket.end();
+      const answered = this.options.answered;
+      if (answered?.active) {
+        const durationMs = performance.now() - c.startedAt;
+        answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.signal.aborted });
+      }
       if (log.enabled("DEBUG")) {
         log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {
           ms: Math.round((performance.now() - c.startedAt) * 10) / 10,

@@ -40,6 +40,8 @@ export class RequestContext {
   readonly startedAt = performance.now();
   /** Set for routes marked `lasting`: shutdown aborts the request instead of waiting for it. */
   lasting = false;
+  /** The pattern of the route that took the request (`/:name/run`); unset when none matched. */
+  route?: string;
   private readonly controller = new AbortController();
   private bodyRead?: Promise<Buffer>;
   private logger?: Logger;

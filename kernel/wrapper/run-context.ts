@@ -3,6 +3,7 @@
  * getters, so the request's AbortSignal (costly to create) and a request logger are made only when
  * something reads them; object literals with getters would be slow to build on every request.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { RunCall } from "../hooks/index.js";
 import { bindSignalSpan, type Span } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
@@ -29,6 +30,10 @@ export class RequestRunCall implements RunCall {
 
   get requestId(): string {
     return this.request.id;
+  }
+
+  get headers(): IncomingHttpHeaders {
+    return this.request.req.headers;
   }
 
   /** The copy an interceptor's `next(changes)` passes on: same class and shape as this one. */

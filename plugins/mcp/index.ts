@@ -10,8 +10,9 @@ import { endpointOptions } from "./endpoint-options.js";
 import { MANAGEMENT_TOOLS, addManagementTools } from "./management-tools.js";
 import { PipelineTools } from "./pipeline-tools.js";
 import { ToolServer } from "./tool-server.js";
+import { toolAccess } from "./tool-access.js";
 
-export { ToolServer, type McpTransportKind, type ToolContext, type ToolFn, type ToolOptions, type ToolServerOptions } from "./tool-server.js";
+export { ToolServer, type ToolAccess, type ToolCaller, type McpTransportKind, type ToolContext, type ToolFn, type ToolOptions, type ToolServerOptions } from "./tool-server.js";
 export { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
 export { McpEndpoints, type McpEndpointOptions } from "./endpoints.js";
 export { ToolError, errorResult, textResult, toToolResult } from "./tool-result.js";
@@ -36,6 +37,7 @@ export default function mcpPlugin(): KernelPlugin {
         logger: api.log,
         tracer: api.tracer,
         showTracebacks: settings.showTracebacks,
+        access: toolAccess(api, api.resolve(REGISTRY)),
       });
       api.provide(MCP_TOOL_SERVER, tools);
       const reserved = new Set<string>();

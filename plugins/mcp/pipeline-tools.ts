@@ -6,6 +6,7 @@
  * pipelines, pipelines without `runApi`, pipelines that take file uploads (MCP carries no files),
  * and names a core tool already uses.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import { CallRunContext, messageOf, type BasePipelineWrapper, type DeployedPipeline, type PipelineRegistry, type PluginApi, type RunCall, type Span } from "svc";
 import type { ToolContext, ToolServer } from "./tool-server.js";
 import { ToolError } from "./tool-result.js";
@@ -28,6 +29,9 @@ class McpRunCall implements RunCall {
   }
   get span(): Span | undefined {
     return this.ctx.span;
+  }
+  get headers(): IncomingHttpHeaders | undefined {
+    return this.ctx.headers;
   }
 }
 

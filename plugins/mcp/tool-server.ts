@@ -40,6 +40,15 @@ export interface ToolOptions {
   readonly annotations?: Tool["annotations"];
 }
 
+/** Who calls: what a tool access check may look at. */
+export interface ToolCaller {
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly transport: McpTransportKind;
+}
+
+/** Whether a caller may see and call a tool (API keys, for one); every tool is open without one. */
+export type ToolAccess = (tool: string, caller: ToolCaller) => boolean | Promise<boolean>;
+
 export interface ToolServerOptions {
   readonly name?: string;
   readonly version?: string;
@@ -48,6 +57,8 @@ export interface ToolServerOptions {
   readonly tracer?: Tracer;
   /** Append the stack to error results. */
   readonly showTracebacks?: boolean;
+  /** Filters `tools/list` and refuses `tools/call` per caller. */
+  readonly access?: ToolAccess;
 }
 
 interface ToolEntry {
@@ -110,6 +121,8 @@ export class ToolServer {
     let result: CallToolResult;
     if (!entry) {
       result = textResult(`Unknown tool '${name}'`, true);
+    } else if (this.options.access && !(await this.options.access(name, ctx))) {
+      result = textResult(`The tool '${name}' is not available to this caller.`, true);
     } else {
       const parsed = entry.schema.validate(args);
       if (!parsed.ok) {
@@ -134,7 +147,9 @@ export class ToolServer {
       { name: this.options.name ?? "svc-mcp-server", version: this.options.version ?? "0.0.0" },
       { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator, ...(this.options.instructions ? { instructions: this.options.instructions } : {}) },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools as Tool[] }));
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+      tools: await this.toolsFor({ headers: headersOf(extra.requestInfo?.headers), transport }),
+    }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
       this.callTool(request.params.name, request.params.arguments, {
         signal: extra.signal,
@@ -145,6 +160,15 @@ export class ToolServer {
       }),
     );
     return server;
+  }
+
+  /** The tools a caller may see. */
+  private async toolsFor(caller: ToolCaller): Promise<Tool[]> {
+    const all = this.tools as Tool[];
+    const access = this.options.access;
+    if (!access) return all;
+    const allowed = await Promise.all(all.map((tool) => access(tool.name, caller)));
+    return all.filter((_, i) => allowed[i]);
   }
 
   /** Connects a fresh server to a lasting transport (stdio, in-memory, a session) and keeps it notified. */

@@ -25,7 +25,7 @@ export function registerRoutes(kernel: PluginApi, cache: DocumentCache): void {
   const pageHeaders = { "content-security-policy": DOCS_CSP, "referrer-policy": "no-referrer" };
   const swagger = swaggerPage(rootPath, TITLE);
   const redoc = redocPage(rootPath, TITLE);
-  const hidden = { docs: false } as const;
+  const hidden = { docs: false, scope: "docs" } as const;
 
   kernel.route("GET", "/openapi.json", (c) => sendText(c, "application/json; charset=utf-8", cache.jsonText), hidden);
   kernel.route("GET", "/openapi.yaml", (c) => sendText(c, "application/yaml; charset=utf-8", cache.yamlText), hidden);

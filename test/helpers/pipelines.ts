@@ -21,10 +21,11 @@ export function tempDir(prefix = "svc-test-"): string {
 }
 
 export async function startPipelineKernel(
-  options: { settings?: KernelOptions["settings"]; plugins?: KernelPlugin[]; dir?: string } = {},
+  options: { settings?: KernelOptions["settings"]; plugins?: KernelPlugin[]; dir?: string; container?: KernelOptions["container"] } = {},
 ): Promise<PipelineKernel> {
   const dir = options.dir ?? join(tempDir(), "pipelines");
   const k = await startKernel({
+    container: options.container,
     settings: { pipelinesDir: dir, ...options.settings },
     plugins: [managementPlugin(), runApiPlugin(), ...(options.plugins ?? [])],
   });
