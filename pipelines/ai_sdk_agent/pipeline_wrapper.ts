@@ -5,6 +5,7 @@
 // OpenAI-compatible server). Without them it still deploys and answers with an error saying so.
 import * as v from "valibot";
 import { BasePipelineWrapper, HttpError, getLastUserMessage, type ChatMessage, type RunContext } from "svc";
+import { getLastUserInputText } from "svc/openai";
 
 type AiSdk = typeof import("ai");
 type OpenAIProvider = typeof import("@ai-sdk/openai");
@@ -40,6 +41,10 @@ export class PipelineWrapper extends BasePipelineWrapper {
 
   runChatCompletion(_model: string, messages: ChatMessage[], _body: Record<string, unknown>, ctx: RunContext) {
     return this.agent(getLastUserMessage(messages) ?? "", ctx.signal);
+  }
+
+  runResponse(_model: string, input: unknown[], _body: Record<string, unknown>, ctx: RunContext) {
+    return this.agent(getLastUserInputText(input) ?? "", ctx.signal);
   }
 
   private async agent(prompt: string, signal: AbortSignal) {

@@ -6,6 +6,7 @@
 // and answers with an error saying so.
 import * as v from "valibot";
 import { BasePipelineWrapper, HttpError, getLastUserMessage, type ChatMessage, type RunContext } from "svc";
+import { getLastUserInputText } from "svc/openai";
 
 const CONDITIONS = ["sunny", "cloudy", "rainy", "windy", "snowy"];
 
@@ -62,6 +63,10 @@ export class PipelineWrapper extends BasePipelineWrapper {
 
   runChatCompletion(_model: string, messages: ChatMessage[], _body: Record<string, unknown>, ctx: RunContext) {
     return this.stream(getLastUserMessage(messages) ?? "", ctx.signal);
+  }
+
+  runResponse(_model: string, input: unknown[], _body: Record<string, unknown>, ctx: RunContext) {
+    return this.stream(getLastUserInputText(input) ?? "", ctx.signal);
   }
 
   private async stream(question: string, signal: AbortSignal) {
