@@ -96,6 +96,26 @@ export const settingFields = {
     default: 25 * 1024 * 1024,
     help: "Largest single uploaded file; larger files get 413.",
   }),
+  maxJsonDepth: field(integer(1, 10_000), {
+    env: "SERVICE_MAX_JSON_DEPTH",
+    default: 100,
+    help: "Deepest nesting of objects and arrays a JSON body may have; deeper bodies get 400.",
+  }),
+  headersTimeout: field(decimal(0.1, 3600), {
+    env: "SERVICE_HEADERS_TIMEOUT",
+    default: 20,
+    help: "Seconds a client may take to send a request's line and headers; slower requests get 408 and are closed.",
+  }),
+  bodyTimeout: field(decimal(0.1, 3600), {
+    env: "SERVICE_BODY_TIMEOUT",
+    default: 30,
+    help: "Seconds a request body may pause while it arrives; a stalled body gets 408 and its connection is closed. Long responses and streams are not affected.",
+  }),
+  keepAliveTimeout: field(decimal(0, 3600), {
+    env: "SERVICE_KEEP_ALIVE_TIMEOUT",
+    default: 5,
+    help: "Seconds an idle keep-alive connection stays open between requests (behind a load balancer, set it above the balancer's idle time-out).",
+  }),
   corsAllowOrigins: field(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",
     default: [],
@@ -189,7 +209,7 @@ export const settingFields = {
   objectStoreRedisUrl: field(optionalText(), {
     env: "OBJECT_STORE_REDIS_URL",
     default: undefined,
-    help: "Redis URL of the `redis` store (`redis://`, `rediss://`, `user:password@`, comma-separated cluster hosts).",
+    help: "Redis URL of the `redis` store: `redis://host:6379`, `redis://user:password@host:6379`, `rediss://…` (TLS), or a cluster as `redis://host1:6379,host2:6379,host3:6379`.",
   }),
   objectStoreTtl: field(integer(0), { env: "OBJECT_STORE_TTL", default: 600, help: "Seconds a stored object lives; 0 keeps it." }),
   platformApiKey: field(optionalText(), { env: "PLATFORM_API_KEY", default: undefined, help: "Static API key of the platform tools." }),
@@ -207,6 +227,16 @@ export const settingFields = {
     env: "PLATFORM_API_KEY_FROM_AUTH_HEADER",
     default: false,
     help: "Take each call's platform key from its `Authorization: Bearer` header.",
+  }),
+  platformApiKeyAsFallback: field(boolean(), {
+    env: "PLATFORM_API_KEY_AS_FALLBACK",
+    default: false,
+    help: "With the key from the header, serve calls without an `Authorization` header with `PLATFORM_API_KEY` (else they are refused).",
+  }),
+  platformClientTimeout: field(decimal(0.1, 3600), {
+    env: "PLATFORM_CLIENT_TIMEOUT",
+    default: 30,
+    help: "Seconds a platform request may take in all (searches get 180).",
   }),
   platformTools: field(list(), { env: "PLATFORM_TOOLS", default: [], help: "Platform tools to register (empty: all)." }),
 };
