@@ -1,11 +1,10 @@
 // An agent built with the Vercel AI SDK, served as it is: `runChatCompletion` returns what
 // `streamText()` returns, and svc streams its text, tool calls, reasoning and usage to every client
-// (chat completions, Responses, the chat UI, `/run` and MCP). Needs the `ai` and `@ai-sdk/openai`
+// (chat completions, the chat UI and Open WebUI, `/run` and MCP). Needs the `ai` and `@ai-sdk/openai`
 // packages (a checkout's `npm install` brings them) and OPENAI_API_KEY (OPENAI_BASE_URL for any
 // OpenAI-compatible server). Without them it still deploys and answers with an error saying so.
 import * as v from "valibot";
 import { BasePipelineWrapper, HttpError, getLastUserMessage, type ChatMessage, type RunContext } from "svc";
-import { getLastUserInputText } from "svc/openai";
 
 type AiSdk = typeof import("ai");
 type OpenAIProvider = typeof import("@ai-sdk/openai");
@@ -41,10 +40,6 @@ export class PipelineWrapper extends BasePipelineWrapper {
 
   runChatCompletion(_model: string, messages: ChatMessage[], _body: Record<string, unknown>, ctx: RunContext) {
     return this.agent(getLastUserMessage(messages) ?? "", ctx.signal);
-  }
-
-  runResponse(_model: string, input: unknown[], _body: Record<string, unknown>, ctx: RunContext) {
-    return this.agent(getLastUserInputText(input) ?? "", ctx.signal);
   }
 
   private async agent(prompt: string, signal: AbortSignal) {

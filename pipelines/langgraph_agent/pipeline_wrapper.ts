@@ -1,12 +1,11 @@
 // An agent built with LangGraph.js, served as it is: the wrappers return the graph's
 // `.stream(…, { streamMode: "messages" })`, and svc streams its text, tool calls and usage to every
-// client (chat completions, Responses, the chat UI, `/run` and MCP). Needs `@langchain/core`,
+// client (chat completions, the chat UI and Open WebUI, `/run` and MCP). Needs `@langchain/core`,
 // `@langchain/langgraph` and `@langchain/openai` (a checkout's `npm install` brings them) and
 // OPENAI_API_KEY (OPENAI_BASE_URL for any OpenAI-compatible server). Without them it still deploys
 // and answers with an error saying so.
 import * as v from "valibot";
 import { BasePipelineWrapper, HttpError, getLastUserMessage, type ChatMessage, type RunContext } from "svc";
-import { getLastUserInputText } from "svc/openai";
 
 const CONDITIONS = ["sunny", "cloudy", "rainy", "windy", "snowy"];
 
@@ -63,10 +62,6 @@ export class PipelineWrapper extends BasePipelineWrapper {
 
   runChatCompletion(_model: string, messages: ChatMessage[], _body: Record<string, unknown>, ctx: RunContext) {
     return this.stream(getLastUserMessage(messages) ?? "", ctx.signal);
-  }
-
-  runResponse(_model: string, input: unknown[], _body: Record<string, unknown>, ctx: RunContext) {
-    return this.stream(getLastUserInputText(input) ?? "", ctx.signal);
   }
 
   private async stream(question: string, signal: AbortSignal) {
