@@ -107,10 +107,6 @@ export class ChunkWriter {
     return this.callStart(key, id, name, typeof args === "string" ? args : JSON.stringify(args ?? {}));
   }
 
-  hasCall(key: string): boolean {
-    return this.calls.has(key);
-  }
-
   /** A tool's result: the status line that closes the call (an error notification on failure). */
   callResult(key: string, name: string | undefined, args: unknown, result: unknown, error: boolean): AgentItem[] {
     this.pendingCalls = false;
