@@ -79,6 +79,16 @@ export {
 } from "./wrapper/base-pipeline-wrapper.js";
 export { FileResult, SseStream, fileResponse, isStreamable, sse, streamItemText } from "./wrapper/results.js";
 export {
+  chunkSource,
+  frameworkItems,
+  frameworkResult,
+  type AgentChunk,
+  type AgentItem,
+  type ChunkUsage,
+  type ChunkWriterOptions,
+  type ToolCallDeltaChunk,
+} from "./wrapper/frameworks/framework-results.js";
+export {
   createChatCompletionEvent,
   createDetailsTag,
   createMessageEvent,

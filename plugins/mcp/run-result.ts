@@ -1,14 +1,16 @@
 /**
- * @module What a pipeline's `runApi` answer becomes as a tool result. A stream is drained through
+ * @module What a pipeline's `runApi` answer becomes as a tool result. A stream, or an agent
+ * framework's result (an AI SDK `streamText()` result, a LangGraph stream…), is drained through
  * the kernel's `stream` hook (stopping when the call is cancelled) into one text; a file becomes
  * an image or an embedded resource; other values are left to the tool server (text or JSON).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { FileResult, SseStream, isStreamable, streamItemText, untilAborted, type PluginApi } from "svc";
+import { FileResult, SseStream, frameworkItems, frameworkResult, isStreamable, streamItemText, untilAborted, type PluginApi } from "svc";
 
 export async function pipelineToolResult(api: PluginApi, pipeline: string, requestId: string, signal: AbortSignal, result: unknown): Promise<unknown> {
   if (result instanceof FileResult) return fileContent(result);
-  const source = result instanceof SseStream ? result.source : isStreamable(result) ? result : undefined;
+  const stream = result instanceof SseStream ? result.source : isStreamable(result) ? result : undefined;
+  const source: AsyncIterable<unknown> | Iterable<unknown> | undefined = frameworkResult(result) ?? (stream ? frameworkItems(stream) : undefined);
   if (!source) return result;
   let text = "";
   let warned = false;

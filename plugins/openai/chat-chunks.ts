@@ -212,14 +212,46 @@ export class ChunkBuilder {
   }
 }
 
-/** The non-streaming body (SPEC §2.7): zeros when the usage is unknown. */
-export function completionBody(builder: ChunkBuilder, content: string, usage: Usage | null): Obj {
-  return {
-    id: builder.id,
-    object: "chat.completion",
-    created: builder.created,
-    model: builder.model,
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null }],
-    usage: usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-  };
+/**
+ * The assistant message a drained stream adds up to: its text, reasoning, tool calls (fragments
+ * joined by index) and the last finish reason.
+ */
+export class MessageAccumulator {
+  content = "";
+  private reasoning = "";
+  private readonly calls = new Map<number, { id: string; type: "function"; function: { name: string; arguments: string } }>();
+  private finishReason: string | null = null;
+  usage: Usage | null = null;
+
+  add(chunk: ChatCompletionChunk): void {
+    this.usage = addUsage(this.usage, chunk.usage);
+    const choice = chunk.choices[0];
+    if (!choice) return;
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (typeof delta?.content === "string") this.content += delta.content;
+    if (typeof delta?.reasoning_content === "string") this.reasoning += delta.reasoning_content;
+    for (const d of delta?.tool_calls ?? []) {
+      let call = this.calls.get(d.index);
+      if (!call) this.calls.set(d.index, (call = { id: d.id ?? `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`, type: "function", function: { name: "", arguments: "" } }));
+      if (d.id) call.id = d.id;
+      if (d.function.name) call.function.name = d.function.name;
+      if (d.function.arguments) call.function.arguments += d.function.arguments;
+    }
+  }
+
+  /** The non-streaming body (SPEC §2.7): zeros when the usage is unknown. */
+  body(builder: ChunkBuilder): Obj {
+    const message: Obj = { role: "assistant", content: this.content };
+    if (this.reasoning) message.reasoning_content = this.reasoning;
+    if (this.calls.size > 0) message.tool_calls = [...this.calls.values()];
+    return {
+      id: builder.id,
+      object: "chat.completion",
+      created: builder.created,
+      model: builder.model,
+      choices: [{ index: 0, message, finish_reason: this.finishReason ?? "stop", logprobs: null }],
+      usage: this.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    };
+  }
 }

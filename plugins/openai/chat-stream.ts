@@ -10,9 +10,9 @@
  * logged and sent as one `data: {"error": {...}}` event (which the OpenAI SDKs raise as an
  * APIError carrying the message), and the stream ends without `data: [DONE]`.
  */
-import { HttpError, KernelError, SHUTDOWN_MESSAGE, errorBody, isStreamable, type PluginApi, type RequestContext, type SseWriter } from "svc";
+import { HttpError, KernelError, SHUTDOWN_MESSAGE, chunkSource, errorBody, type PluginApi, type RequestContext, type SseWriter } from "svc";
 import { ABORTED, AbortableIterator, TIMED_OUT } from "./abortable.js";
-import { ChunkBuilder, addUsage, completionBody, isChatCompletion, isChatCompletionChunk, type ChatStreamItem, type Usage } from "./chat-chunks.js";
+import { ChunkBuilder, MessageAccumulator, isChatCompletion, isChatCompletionChunk, type ChatStreamItem } from "./chat-chunks.js";
 import { pipelineFailure } from "./invoke.js";
 
 export interface ChatAnswerOptions {
@@ -35,12 +35,16 @@ function failure(error: unknown): HttpError {
   return pipelineFailure(error);
 }
 
-/** The items to stream for a result: an iterable as is, a single value as one item. */
-function itemsOf(result: unknown, builder: ChunkBuilder): AsyncIterable<unknown> | Iterable<unknown> {
+/**
+ * The items to stream for a result: an iterable's items, an agent framework's result as chunks
+ * (see `chunkSource`), a single value as one item.
+ */
+function itemsOf(result: unknown, builder: ChunkBuilder, events: boolean): AsyncIterable<unknown> | Iterable<unknown> {
   if (typeof result === "string") return [result];
   if (isChatCompletion(result)) return [builder.fromCompletion(result)];
   if (isChatCompletionChunk(result)) return [result];
-  if (isStreamable(result)) return result;
+  const chunks = chunkSource(result, { events });
+  if (chunks) return chunks;
   if (result && typeof result === "object" && typeof (result as { content?: unknown }).content === "string") return [result];
   throw unsupported(result);
 }
@@ -58,7 +62,7 @@ function chunkStream(kernel: PluginApi, c: RequestContext, pipeline: string, sou
 /** Streams the result as `chat.completion.chunk` events, then `data: [DONE]`. */
 export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline: string, model: string, result: unknown, options: ChatAnswerOptions): Promise<void> {
   const builder = new ChunkBuilder(model);
-  const items = chunkStream(kernel, c, pipeline, itemsOf(result, builder), builder, options.events, true);
+  const items = chunkStream(kernel, c, pipeline, itemsOf(result, builder, options.events), builder, options.events, true);
   let writer: SseWriter | undefined;
   try {
     while (true) {
@@ -97,29 +101,26 @@ export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline:
 
 /**
  * The non-streaming answer: a ChatCompletion passes through; a string, or an iterable drained to
- * its text (events, reasoning and tool calls dropped), becomes the SPEC §2.7 body. Usage is the
- * sum of the usage the chunks carried, zeros when none did. Undefined when the client went away.
+ * one assistant message (its text, reasoning and tool calls; UI events dropped), becomes the SPEC
+ * §2.7 body. Usage is the sum of the usage the chunks carried, zeros when none did. Undefined when
+ * the client went away.
  */
 export async function completeChat(kernel: PluginApi, c: RequestContext, pipeline: string, model: string, result: unknown): Promise<unknown> {
   if (isChatCompletion(result)) return result;
   const builder = new ChunkBuilder(model);
-  const items = chunkStream(kernel, c, pipeline, itemsOf(result, builder), builder, false, false);
-  let text = "";
-  let usage: Usage | null = null;
+  const items = chunkStream(kernel, c, pipeline, itemsOf(result, builder, false), builder, false, false);
+  const message = new MessageAccumulator();
   try {
     while (true) {
       const next = await items.next();
       if (next === ABORTED) return undefined;
       if (next === TIMED_OUT || next.done) break;
-      if (!("choices" in next.value)) continue;
-      const content = next.value.choices[0]?.delta?.content;
-      if (typeof content === "string") text += content;
-      usage = addUsage(usage, next.value.usage);
+      if ("choices" in next.value) message.add(next.value);
     }
   } catch (error) {
     throw failure(error);
   } finally {
     items.close();
   }
-  return completionBody(builder, text, usage);
+  return message.body(builder);
 }

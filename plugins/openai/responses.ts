@@ -7,7 +7,7 @@
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
-import { HttpError, REGISTRY, SHUTDOWN_MESSAGE, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
+import { HttpError, REGISTRY, SHUTDOWN_MESSAGE, chunkSource, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
 import { resolveFiles, responseFileRefs } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
@@ -68,7 +68,7 @@ export function registerResponseRoutes(kernel: PluginApi, fileStore: () => FileS
       if (isStreamable(result)) void closeIterable(result);
       return;
     }
-    if (body.stream) await streamResponse(kernel, c, info, new ResponseState(newResponseBase(body.model), { uiEvents }), result);
+    if (body.stream) await streamResponse(kernel, c, info, new ResponseState(newResponseBase(body.model), { uiEvents }), result, uiEvents);
     else await answerResponse(kernel, c, info, body.model, result);
   };
   const tags = ["openai"];
@@ -88,9 +88,10 @@ export function registerResponseRoutes(kernel: PluginApi, fileStore: () => FileS
 async function answerResponse(kernel: PluginApi, c: RequestContext, info: StreamInfo, model: string, result: unknown): Promise<void> {
   if (isResponseObject(result)) return c.send(200, result);
   const state = new ResponseState(newResponseBase(model));
-  if (isStreamable(result)) {
+  const source = chunkSource(result);
+  if (source) {
     try {
-      for await (const item of untilAborted(kernel.stream(info, result), c.signal)) {
+      for await (const item of untilAborted(kernel.stream(info, source), c.signal)) {
         state.push(item);
         if (state.final) return c.send(200, state.final);
       }
@@ -107,8 +108,8 @@ async function answerResponse(kernel: PluginApi, c: RequestContext, info: Stream
 }
 
 /** Streaming: created, in_progress, the items' events, then completed (or failed). */
-async function streamResponse(kernel: PluginApi, c: RequestContext, info: StreamInfo, state: ResponseState, result: unknown): Promise<void> {
-  const source = isStreamable(result) ? result : [result];
+async function streamResponse(kernel: PluginApi, c: RequestContext, info: StreamInfo, state: ResponseState, result: unknown, uiEvents: boolean): Promise<void> {
+  const source = chunkSource(result, { events: uiEvents }) ?? [result];
   const writer = c.sse();
   const send = async (events: ResponseEvent[]) => {
     for (const e of events) await writer.send({ event: e.event, data: e.data });

@@ -1,10 +1,12 @@
 /**
  * @module Answering a run: a file, an SSE stream, a chunked text stream, or `{"result": …}`.
  * Streams go through the kernel's `stream` hook, are flushed per chunk, wait while the client is
- * not reading, and stop (closing the wrapper's iterator) when the client goes away.
+ * not reading, and stop (closing the wrapper's iterator) when the client goes away. An agent
+ * framework's result object (an AI SDK `streamText()` result, say) is drained to its text and
+ * answered as `{"result": "<text>"}`; a LangChain or LangGraph stream streams its text.
  */
 import { once } from "node:events";
-import { FileResult, SseStream, isStreamable, streamItemText, untilAborted, type PluginApi, type RequestContext } from "svc";
+import { FileResult, HttpError, SseStream, frameworkItems, messageOf, frameworkResult, isStreamable, streamItemText, untilAborted, type PluginApi, type RequestContext } from "svc";
 
 export async function respond(kernel: PluginApi, c: RequestContext, pipeline: string, result: unknown): Promise<void> {
   if (result instanceof FileResult) {
@@ -13,23 +15,39 @@ export async function respond(kernel: PluginApi, c: RequestContext, pipeline: st
     c.res.writeHead(200, headers).end(result.data);
     return;
   }
+  let warned = false;
+  const warn = (message: string) => {
+    if (!warned) c.log.warn(message, { pipeline });
+    warned = true;
+  };
+  const info = { pipeline, transport: "rest", kind: "run.item", requestId: c.id };
+  const framework = frameworkResult(result);
+  if (framework) {
+    let text = "";
+    try {
+      for await (const item of untilAborted(kernel.stream(info, framework), c.signal)) text += streamItemText(item, warn) ?? "";
+    } catch (error) {
+      // Nothing is sent yet: the failure is the answer, as a wrapper's own failure would be.
+      if (error instanceof HttpError) throw error;
+      throw new HttpError(500, `Pipeline execution failed: ${messageOf(error)}`, { cause: error });
+    }
+    if (!c.signal.aborted) c.send(200, { result: text });
+    return;
+  }
   const sse = result instanceof SseStream;
   const source = sse ? result.source : isStreamable(result) ? result : undefined;
   if (!source) {
     c.send(200, { result: result === undefined ? null : result });
     return;
   }
-  let warned = false;
-  const warn = (message: string) => {
-    if (!warned) c.log.warn(message, { pipeline });
-    warned = true;
-  };
-  const items = untilAborted(kernel.stream({ pipeline, transport: "rest", kind: "run.item", requestId: c.id }, source), c.signal);
+  const items = untilAborted(kernel.stream(info, frameworkItems(source)), c.signal);
   if (sse) {
     const writer = c.sse();
     for await (const item of items) {
       const text = streamItemText(item, warn);
-      if (text !== undefined) await writer.send({ data: text.toString() });
+      // A chunk with no text (a tool call's, a finish) has nothing to send.
+      if (text === undefined || (text === "" && item !== null && typeof item === "object")) continue;
+      await writer.send({ data: text.toString() });
     }
     endStream(c, () => writer.end());
     return;

@@ -4,7 +4,9 @@ import { cpSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import OpenAI from "openai";
 import enginePlugin from "svc/engine";
+import { openaiPlugin } from "../../../plugins/openai/index.js";
 import { repoRoot } from "../../helpers/cli.js";
 import { startPipelineKernel, tempDir } from "../../helpers/pipelines.js";
 import { startOpenAIFixture } from "../../fixtures/openai-server.js";
@@ -30,8 +32,28 @@ test("the model examples deploy without a key and answer through any OpenAI-comp
   const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
   try {
     const { deployed, total } = await k.kernel.deployer.deployAll();
-    assert.equal(deployed.sort(), ["chat_with_file", "chat_with_website", "chat_with_website_streaming", "countdown", "docs_search", "file_summary", "semantic_search", "text_stats", "ui_events_demo", "weather_agent"]);
-    assert.is(total, 10);
+    assert.equal(deployed.sort(), [
+      "ai_sdk_agent",
+      "chat_with_file",
+      "chat_with_website",
+      "chat_with_website_streaming",
+      "countdown",
+      "docs_search",
+      "file_summary",
+      "langgraph_agent",
+      "semantic_search",
+      "text_stats",
+      "ui_events_demo",
+      "weather_agent",
+    ]);
+    assert.is(total, 12);
+
+    // Copied out of the project, the framework examples find no framework and say what to install.
+    for (const [name, install] of [["ai_sdk_agent", "npm install ai @ai-sdk/openai"], ["langgraph_agent", "npm install @langchain/core"]]) {
+      const missing = await k.run(name, { question: "Weather in Berlin?" });
+      assert.is(missing.status, 503, JSON.stringify(missing.body));
+      assert.ok(missing.body.error.message.includes(install), missing.body.error.message);
+    }
 
     const noKey = await k.run("chat_with_website", { urls: [page.url], query: "Which port?" });
     assert.is(noKey.status, 500);
@@ -64,6 +86,53 @@ test("the model examples deploy without a key and answer through any OpenAI-comp
     else process.env.OPENAI_API_KEY = saved.key;
     await k.close();
     await page.close();
+    await model.close();
+  }
+});
+
+test("the AI SDK and LangGraph.js examples stream an agent's tool call and answer through an OpenAI-compatible server", async () => {
+  const model = await startOpenAIFixture({ apiKey: "example-key" });
+  const saved = { key: process.env.OPENAI_API_KEY, base: process.env.OPENAI_BASE_URL };
+  delete process.env.OPENAI_API_KEY;
+  process.env.OPENAI_BASE_URL = model.url;
+  const k = await startPipelineKernel({ plugins: [openaiPlugin()] });
+  try {
+    for (const name of ["ai_sdk_agent", "langgraph_agent"]) {
+      // Deployed from the project's folder, where `npm install` put the frameworks.
+      await k.kernel.deployer.deploy({ kind: "files", name, path: join(repoRoot, "pipelines", name), save: false });
+      process.env.OPENAI_API_KEY = "";
+      const noKey = await k.run(name, { question: "Weather in Berlin?" });
+      assert.is(noKey.status, 503, JSON.stringify(noKey.body));
+      assert.match(noKey.body.error.message, /set OPENAI_API_KEY/);
+
+      process.env.OPENAI_API_KEY = "example-key";
+      model.script([
+        { toolCalls: [{ id: `call_${name}`, name: "get_weather", arguments: { city: "Berlin" } }], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } },
+        { content: "It is fine in Berlin.", usage: { prompt_tokens: 30, completion_tokens: 6, total_tokens: 36 } },
+      ]);
+      const client = new OpenAI({ baseURL: `${k.url}/v1`, apiKey: "any", maxRetries: 0 });
+      const stream = await client.chat.completions.create({ model: name, messages: [{ role: "user", content: "Weather in Berlin?" }], stream: true });
+      let content = "";
+      const calls: string[] = [];
+      let usage: any;
+      for await (const chunk of stream) {
+        if (!chunk.choices) continue; // an Open WebUI status event
+        content += chunk.choices[0]?.delta?.content ?? "";
+        for (const call of chunk.choices[0]?.delta?.tool_calls ?? []) if (call.function?.name) calls.push(call.function.name);
+        usage = chunk.usage ?? usage;
+      }
+      assert.is(content, "It is fine in Berlin.", name);
+      assert.equal(calls, ["get_weather"], name);
+      assert.is(usage?.total_tokens, 52, name);
+      // The tool really ran: its answer went back to the model.
+      assert.match(JSON.stringify(model.requests.at(-1)!.body), /\d+°C in Berlin/);
+    }
+  } finally {
+    process.env.OPENAI_BASE_URL = saved.base ?? "";
+    if (saved.base === undefined) delete process.env.OPENAI_BASE_URL;
+    if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = saved.key;
+    await k.close();
     await model.close();
   }
 });
