@@ -47,11 +47,23 @@ export class ClusterFollower {
 
   /** Every name whose version here differs from the manifest's. */
   async syncAll(): Promise<void> {
+    if (await this.state.lostData?.()) await this.restore();
     const entries = await this.state.list();
     const wanted = new Map(entries.map((e) => [e.name, e.version]));
     const names = new Set([...wanted.keys(), ...this.deployer.applied.keys()]);
-    const stale = [...names].filter((n) => wanted.get(n) !== this.deployer.applied.get(n) && wanted.get(n) !== this.failed.get(n));
+    const stale = [...names].filter((n) => wanted.get(n) !== this.deployer.applied.get(n)?.version && wanted.get(n) !== this.failed.get(n));
     await Promise.all(stale.map((n) => this.sync(n).catch((error) => this.log.warn(`Could not follow pipeline '${n}': ${messageOf(error)}`))));
+  }
+
+  /** The store lost the manifest: write back what this process serves (names written first win). */
+  private async restore(): Promise<void> {
+    const entries = [...this.deployer.applied.values()];
+    this.log.warn(`The deploy state lost its data (Redis restarted without persistence?): restoring ${entries.length} pipelines from this instance`);
+    if (entries.length === 0 || !this.state.restore) return;
+    await this.state.restore(
+      entries.map(({ version: _, ...write }) => write),
+      Math.max(...entries.map((e) => e.version)),
+    );
   }
 
   private onChange(name: string | undefined): Promise<void> | undefined {
@@ -73,7 +85,9 @@ export class ClusterFollower {
       if (have !== undefined) await this.deployer.removeLocal(name, !this.state.sharedDisk);
       return;
     }
-    if (have === entry.version || this.failed.get(name) === entry.version) return;
+    if (have?.version === entry.version || this.failed.get(name) === entry.version) return;
+    // The same pipeline under a new version (a seed race, a restore): nothing to load again.
+    if (have && sameContent(have, entry)) return void this.deployer.applied.set(name, entry);
     await inSpan(this.tracer, "svc.deploy", { "svc.pipeline.name": name, "svc.transport": "cluster", "svc.deploy.kind": entry.kind }, () => this.apply(entry));
   }
 
@@ -97,7 +111,7 @@ export class ClusterFollower {
     }
     const saved: SavedFiles = staged.installed ? "others" : !entry.save && !this.state.sharedDisk ? "all" : "keep";
     await this.deployer.install(name, { kind: entry.kind, skipMcp: entry.skipMcp, transport: `from ${entry.origin}` }, staged, loaded, saved);
-    this.deployer.applied.set(name, entry.version);
+    this.deployer.applied.set(name, entry);
     this.failed.delete(name);
   }
 
@@ -123,4 +137,8 @@ export class ClusterFollower {
     const tempDir = await files.tempFolder(entry.name, decodeFiles(entry.files));
     return { payload: { dir: tempDir }, tempDir };
   }
+}
+
+function sameContent(a: ManifestEntry, b: ManifestEntry): boolean {
+  return a.digest !== "" && a.digest === b.digest && a.kind === b.kind && a.save === b.save && a.skipMcp === b.skipMcp && a.description === b.description;
 }

@@ -16,7 +16,7 @@ import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
 import { deployErrors } from "./deploy-errors.js";
 import { checkPipelineName, checkRelativePath } from "./names.js";
 import { PipelineFiles, type FileMap, type Installed } from "./pipeline-files.js";
-import type { DeployState, ManifestWrite } from "./deploy-state.js";
+import type { DeployState, ManifestEntry, ManifestWrite } from "./deploy-state.js";
 import { LocalDeployState } from "./local-deploy-state.js";
 import { ClusterFollower } from "./cluster-follower.js";
 import { folderContent, readFolder, yamlContent, type EntryContent } from "./manifest-content.js";
@@ -73,8 +73,8 @@ export class DeployService {
   readonly files: PipelineFiles;
   private readonly owned = new Map<string, Owned>();
   private readonly queues = new Map<string, Promise<unknown>>();
-  /** The manifest version each pipeline here serves. */
-  readonly applied = new Map<string, number>();
+  /** The manifest entry each pipeline here serves. */
+  readonly applied = new Map<string, ManifestEntry>();
   /** Names with a change on its way to the state: an announcement of them must not wait for this process. */
   readonly committing = new Set<string>();
   private follower?: ClusterFollower;
@@ -128,6 +128,12 @@ export class DeployService {
           await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
           deployed.push(c.name);
         } catch (error) {
+          // Another instance seeded the same name a moment ago: serve the cluster's version.
+          if (this.follower && (error as HttpError).status === 409) {
+            await this.follower.sync(c.name).catch(() => undefined);
+            if (this.registry.has(c.name)) deployed.push(c.name);
+            continue;
+          }
           this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
         }
       }
@@ -171,7 +177,7 @@ export class DeployService {
     try {
       content = this.state.shared ? await contentOf(request) : undefined;
       // The same files again from disk (a watcher's echo of a deploy it did not make): nothing to do.
-      const same = request.path && current && content?.digest === current.digest && this.applied.get(name) === current.version;
+      const same = request.path && current && content?.digest === current.digest && this.applied.get(name)?.version === current.version;
       if (same && this.registry.has(name)) {
         await this.discard(staged);
         return this.registry.get(name)!;
@@ -204,7 +210,7 @@ export class DeployService {
     }
     const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
     const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp }, staged, loaded, saved);
-    this.applied.set(name, result.version);
+    this.applied.set(name, { ...write, version: result.version });
     return entry;
   }
 

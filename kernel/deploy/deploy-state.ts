@@ -62,6 +62,13 @@ export interface DeployState {
   /** `create` refuses an existing name; `replace` always writes. Atomic per name. */
   put(entry: ManifestWrite, mode: "create" | "replace"): Promise<PutResult>;
   remove(name: string): Promise<RemoveResult>;
+  /**
+   * True once after the store lost its data (a Redis restarted without persistence): the caller
+   * then writes back what it serves (`restore`) so the cluster keeps its pipelines.
+   */
+  lostData?(): Promise<boolean>;
+  /** Writes entries back after a loss (a name written already wins), versions kept increasing past `minVersion`. */
+  restore?(entries: readonly ManifestWrite[], minVersion: number): Promise<void>;
   /** Starts announcing changes made by other processes. */
   follow(listener: ChangeListener): void;
   health(): ClusterHealth;

@@ -9,6 +9,7 @@
 import { connectRedisKeyv, closeKeyv, redisClientOf } from "../kv/redis-keyv.js";
 import { parseRedisTarget } from "../kv/redis-target.js";
 import type { Keyv } from "keyv";
+import { randomUUID } from "node:crypto";
 import { HttpError, messageOf } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { deployErrors } from "./deploy-errors.js";
@@ -18,6 +19,8 @@ import type { ChangeListener, ClusterHealth, DeployState, ManifestEntry, Manifes
 const PREFIX = "svc-cluster:{deploy}";
 const ENTRIES = `${PREFIX}:entries`;
 const SEQUENCE = `${PREFIX}:seq`;
+/** Written once per Redis data set: a different or missing one means Redis lost the manifest. */
+const EPOCH = `${PREFIX}:epoch`;
 export const CHANGES_CHANNEL = `${PREFIX}:changes`;
 
 const PUT = `
@@ -33,9 +36,22 @@ local v = redis.call('INCR', KEYS[2])
 redis.call('PUBLISH', ARGV[2], ARGV[1] .. ' ' .. v)
 return v`;
 
+const RESTORE = `
+local current = tonumber(redis.call('GET', KEYS[2]) or '0')
+if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[2], ARGV[1]) end
+for i = 2, #ARGV, 2 do
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
+    local v = redis.call('INCR', KEYS[2])
+    redis.call('HSET', KEYS[1], ARGV[i], v .. '\\n' .. ARGV[i + 1])
+  end
+end
+return 1`;
+
 interface Commands {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   hGet(key: string, field: string): Promise<string | null | undefined>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, options: { condition: "NX" }): Promise<string | null>;
   hGetAll(key: string): Promise<Record<string, string>>;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   unsubscribe(channel?: string): Promise<void>;
@@ -47,6 +63,7 @@ export class RedisDeployState implements DeployState {
   readonly shared = true;
   readonly sharedDisk = false;
   private lastError?: string;
+  private epoch: string = randomUUID();
   private listener?: ChangeListener;
 
   private constructor(
@@ -69,6 +86,7 @@ export class RedisDeployState implements DeployState {
       throw error;
     }
     const state = new RedisDeployState(options.instance, display, commands, events);
+    await state.checkEpoch(true);
     await state.subscribe();
     return state;
   }
@@ -101,6 +119,17 @@ export class RedisDeployState implements DeployState {
     return version < 0 ? { conflict: "missing" } : { version };
   }
 
+  /** Compares the epoch key with the one seen at connect; a missing or new one means Redis lost its data. */
+  async lostData(): Promise<boolean> {
+    return this.checkEpoch(false);
+  }
+
+  async restore(entries: readonly ManifestWrite[], minVersion: number): Promise<void> {
+    const args = [String(minVersion), ...entries.flatMap((e) => [e.name, JSON.stringify(e)])];
+    await this.call(() => this.commands.eval(RESTORE, { keys: [ENTRIES, SEQUENCE], arguments: args }));
+    await this.call(() => this.commands.eval(`return redis.call('PUBLISH', ARGV[1], '* 0')`, { keys: [], arguments: [CHANGES_CHANNEL] }));
+  }
+
   follow(listener: ChangeListener): void {
     this.listener = listener;
   }
@@ -115,12 +144,25 @@ export class RedisDeployState implements DeployState {
     await Promise.all([closeKeyv(this.commandsKeyv), closeKeyv(this.eventsKeyv)]);
   }
 
+  private async checkEpoch(first: boolean): Promise<boolean> {
+    return this.call(async () => {
+      if (await this.commands.set(EPOCH, this.epoch, { condition: "NX" })) return !first;
+      const current = await this.commands.get(EPOCH);
+      if (current === null || current === this.epoch) return false;
+      this.epoch = current;
+      return !first;
+    });
+  }
+
   /** Messages are `<name> <version>`; after a reconnect (messages may be lost) everything is reread. */
   private async subscribe(): Promise<void> {
     // The first connect already happened: every later `ready` is a reconnect.
     this.events.on("ready", () => void this.listener?.(undefined));
     this.commands.on("ready", () => (this.lastError = undefined));
-    await this.events.subscribe(CHANGES_CHANNEL, (message) => void this.listener?.(message.slice(0, message.lastIndexOf(" "))));
+    await this.events.subscribe(CHANGES_CHANNEL, (message) => {
+      const name = message.slice(0, message.lastIndexOf(" "));
+      void this.listener?.(name === "*" ? undefined : name);
+    });
   }
 
   private async call<T>(command: () => Promise<T>): Promise<T> {

@@ -13,6 +13,8 @@ import { delimiter, join } from "node:path";
 export interface RedisServerOptions {
   /** Sets `requirepass`: clients must authenticate with this password (as `redis://:password@…`). */
   password?: string;
+  /** Listen on this port (a restart of a server that was stopped); default: a free one. */
+  port?: number;
 }
 
 export interface TestRedis {
@@ -53,7 +55,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Test
   const binary = redisServerPath();
   if (!binary) throw new Error(redisSkipReason() ?? "redis-server missing");
   const dir = await mkdtemp(join(tmpdir(), "svc-redis-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"];
   if (options.password !== undefined) args.push("--requirepass", options.password);
   const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
