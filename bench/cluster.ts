@@ -51,7 +51,7 @@ export async function clusterBench(): Promise<string[]> {
   const redis = await startRedis();
   const instances: Instance[] = [];
   try {
-    for (let i = 0; i < 3; i++) instances.push(await startInstance({ redisUrl: redis.url, env: { LOG: "WARNING" } }));
+    for (let i = 0; i < 3; i++) instances.push(await startInstance({ redisUrl: redis.url }));
     const first = await deployTo(instances[0]!.url, "hot", taggedWrapper("v0"));
     if (first.status !== 200) throw new Error(`deploy failed: ${first.status} ${JSON.stringify(first.body)}`);
     for (const instance of instances) await untilServes(instance.url, "hot", "v0");
