@@ -7,7 +7,7 @@
  * processes make are applied by `ClusterFollower`. Work on one name is serialized.
  */
 import { readFile, rm } from "node:fs/promises";
-import { HttpError } from "../errors.js";
+import { HttpError, messageOf } from "../errors.js";
 import type { DeployHook, LoadedPipeline } from "../hooks/deploy-hook.js";
 import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
@@ -185,7 +185,10 @@ export class DeployService {
       loaded = await handler({ name, description: request.description, payload: staged.payload });
     } catch (error) {
       await this.discard(staged);
-      throw error instanceof HttpError ? error : deployErrors.loadFailed(name, error);
+      const failure = error instanceof HttpError ? error : deployErrors.loadFailed(name, error);
+      // The client gets the short cause; the log keeps the whole of it (paths, require stack).
+      this.log.warn(`Deploy of '${name}' failed: ${messageOf(failure.cause ?? failure)}`);
+      throw failure;
     }
 
     const write: ManifestWrite = {
