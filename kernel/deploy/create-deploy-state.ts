@@ -18,7 +18,8 @@ export function instanceName(settings: Settings): string {
 export async function createDeployState(settings: Settings, log: Logger): Promise<DeployState> {
   const instance = instanceName(settings);
   if (settings.clusterRedisUrl) {
-    const state = await RedisDeployState.connect({ url: settings.clusterRedisUrl, instance, logger: log });
+    // Workers of one host share its pipelines directory: only the deploying one writes there.
+    const state = await RedisDeployState.connect({ url: settings.clusterRedisUrl, instance, sharedDisk: cluster.isWorker, logger: log });
     log.info(`Deploy state: Redis at ${state.health().store} (instance ${instance})`);
     return state;
   }

@@ -61,7 +61,8 @@ interface Commands {
 
 export class RedisDeployState implements DeployState {
   readonly shared = true;
-  readonly sharedDisk = false;
+  /** `--workers N` with Redis: the workers of one host share its pipelines directory. */
+  readonly sharedDisk: boolean;
   private lastError?: string;
   private epoch: string = randomUUID();
   private listener?: ChangeListener;
@@ -71,10 +72,13 @@ export class RedisDeployState implements DeployState {
     private readonly display: string,
     private readonly commandsKeyv: Keyv,
     private readonly eventsKeyv: Keyv,
-  ) {}
+    sharedDisk: boolean,
+  ) {
+    this.sharedDisk = sharedDisk;
+  }
 
   /** Connects twice (commands, and a subscriber); fails within the connect deadline with a clear message. */
-  static async connect(options: { url: string; instance: string; logger?: Logger; connectTimeoutMs?: number }): Promise<RedisDeployState> {
+  static async connect(options: { url: string; instance: string; sharedDisk?: boolean; logger?: Logger; connectTimeoutMs?: number }): Promise<RedisDeployState> {
     const display = parseRedisTarget(options.url).display;
     const connect = () => connectRedisKeyv({ url: options.url, namespace: PREFIX, logger: options.logger, connectTimeoutMs: options.connectTimeoutMs });
     const commands = await connect();
@@ -85,7 +89,7 @@ export class RedisDeployState implements DeployState {
       await closeKeyv(commands);
       throw error;
     }
-    const state = new RedisDeployState(options.instance, display, commands, events);
+    const state = new RedisDeployState(options.instance, display, commands, events, options.sharedDisk ?? false);
     await state.checkEpoch(true);
     await state.subscribe();
     return state;

@@ -37,6 +37,12 @@ if (skip) {
         assert.is(again.status, 409);
         assert.equal(again.body.error.code, 409);
       }
+      // Racing creates of one name on three instances: exactly one wins.
+      const racing = await Promise.all([a!, b!, c!].map((i, n) => deployTo(i.url, "race", taggedWrapper(`r${n}`))));
+      assert.equal(racing.map((r) => r.status).sort(), [200, 409, 409]);
+      const winner = `r${racing.findIndex((r) => r.status === 200)}`;
+      for (const any of [a!, b!, c!]) await untilServes(any.url, "race", winner);
+
       assert.is((await deployTo(c!.url, "qa", taggedWrapper("v2"), { overwrite: true })).status, 200);
       for (const other of [a!, b!]) await untilServes(other.url, "qa", "v2");
       assert.match(readFileSync(join(a!.dir, "qa", "pipeline_wrapper.ts"), "utf8"), /v2/);

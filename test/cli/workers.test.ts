@@ -39,6 +39,14 @@ test("--workers 2: deploys, 409s, undeploys and a restarted worker hold on every
     }
     assert.is((await deployTo(svc.url, "qa", taggedWrapper("v2"), { overwrite: true })).status, 200);
     assert.equal(new Set(await answers(svc.url, "qa", 20)), new Set(["v2"]));
+
+    // Racing deploys on fresh connections (so on both workers): one create wins; overwrites never deadlock.
+    const creates = await Promise.all([1, 2, 3, 4].map((i) => deployTo(svc.url, "race", taggedWrapper(`c${i}`))));
+    assert.equal(creates.map((r) => r.status).sort(), [200, 409, 409, 409]);
+    const overwrites = await Promise.all([1, 2, 3, 4].map((i) => deployTo(svc.url, "race", taggedWrapper(`o${i}`), { overwrite: true })));
+    assert.equal(overwrites.map((r) => r.status), [200, 200, 200, 200]);
+    const settled = new Set(await answers(svc.url, "race", 10));
+    assert.is(settled.size, 1, `every worker serves the same version: ${[...settled]}`);
     const status = JSON.parse((await rawRequest(`${svc.url}/status`)).body);
     assert.is(status.cluster.mode, "workers");
 
