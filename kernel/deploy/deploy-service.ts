@@ -8,7 +8,7 @@
  */
 import { readFile, rm } from "node:fs/promises";
 import { HttpError, messageOf } from "../errors.js";
-import type { DeployHook, LoadedPipeline } from "../hooks/deploy-hook.js";
+import type { DeployHook, DeploySourceHandler, LoadedPipeline } from "../hooks/deploy-hook.js";
 import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
@@ -120,22 +120,20 @@ export class DeployService {
       const deployed: string[] = [];
       for (const c of candidates) {
         try {
-          if (this.follower && (await this.state.get(c.name))) {
-            await this.follower.sync(c.name);
-            if (this.registry.has(c.name)) deployed.push(c.name);
+          if (!(this.follower && (await this.state.get(c.name)))) {
+            await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
+            deployed.push(c.name);
             continue;
           }
-          await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
-          deployed.push(c.name);
         } catch (error) {
-          // Another instance seeded the same name a moment ago: serve the cluster's version.
-          if (this.follower && (error as HttpError).status === 409) {
-            await this.follower.sync(c.name).catch(() => undefined);
-            if (this.registry.has(c.name)) deployed.push(c.name);
+          if (!this.follower || (error as HttpError).status !== 409) {
+            this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
             continue;
           }
-          this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
         }
+        // The cluster has this name (or another instance seeded it a moment ago): serve its version.
+        await this.follower!.sync(c.name).catch((error) => this.log.warn(`Could not follow pipeline '${c.name}': ${messageOf(error)}`));
+        if (this.registry.has(c.name)) deployed.push(c.name);
       }
       span.setTags({ "svc.startup.deployed": deployed.length, "svc.startup.total": candidates.length });
       this.log.info(`deployed ${deployed.length}/${candidates.length} pipelines from ${this.files.root}`);
@@ -144,7 +142,7 @@ export class DeployService {
   }
 
   /** The source handler of a kind, if a plugin registered one. */
-  hookSource(kind: string) {
+  hookSource(kind: string): DeploySourceHandler | undefined {
     return this.hook.source(kind);
   }
 

@@ -143,6 +143,25 @@ if (skip) {
       await untilServes(c!.url, "racy", "after");
     }));
 
+  test("--workers 2 joins a Redis cluster: both workers follow deploys made on another instance", async () => {
+    const redis = await startRedis();
+    const single = await startInstance({ redisUrl: redis.url }).catch(async (error) => (await redis.stop(), Promise.reject(error)));
+    const workers = await startInstance({ redisUrl: redis.url, args: ["--workers", "2"] }).catch(async (error) => (await stopAll(single), await redis.stop(), Promise.reject(error)));
+    try {
+      await workers.waitFor(/svc listening[^\n]*\n(.|\n)*svc listening/, 60_000);
+      assert.is((await deployTo(single.url, "both", taggedWrapper("one"))).status, 200);
+      await untilServes(workers.url, "both", "one");
+      const seen = new Set<string>();
+      for (let i = 0; i < 20; i++) seen.add(await answerOf(workers.url, "both"));
+      assert.equal([...seen], ["one"], "every worker serves it");
+      assert.is((await deployTo(workers.url, "both", taggedWrapper("two"), { overwrite: true })).status, 200);
+      await untilServes(single.url, "both", "two");
+    } finally {
+      await stopAll(single, workers);
+      await redis.stop();
+    }
+  });
+
   test("a bad cluster URL stops startup with a clear message within a few seconds", async () => {
     const closed = await freePort();
     const started = Date.now(); // the 1 s target is measured by `npm run bench`, not here

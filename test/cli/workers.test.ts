@@ -24,7 +24,7 @@ test("--workers 2: deploys, 409s, undeploys and a restarted worker hold on every
   const dir = pipelinesDirWith({ seeded: taggedWrapper("seeded") });
   const svc = await startInstance({ dir, args: ["--workers", "2", "--plugin", slowPlugin] });
   try {
-    await svc.waitFor(/svc listening[^\n]*\n(.|\n)*svc listening/);
+    await svc.waitFor(/svc listening[^\n]*\n(.|\n)*svc listening/, 60_000);
     assert.is((await workerPids(svc.url)).size, 2, "two workers answer");
     assert.equal(new Set(await answers(svc.url, "seeded", 10)), new Set(["seeded"]), "the startup pipeline on both workers");
 
@@ -54,7 +54,7 @@ test("--workers 2: deploys, 409s, undeploys and a restarted worker hold on every
     const victim = [...(await workerPids(svc.url))][0]!;
     const mark = svc.output().length;
     process.kill(victim, "SIGKILL");
-    await svc.waitFor(/svc listening/, 30_000, mark);
+    await svc.waitFor(/svc listening/, 60_000, mark);
     const pids = await workerPids(svc.url);
     assert.not.ok(pids.has(victim));
     assert.equal(new Set(await answers(svc.url, "qa", 20)), new Set(["v2"]), "the new worker serves the redeployed version");

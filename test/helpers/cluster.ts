@@ -33,7 +33,7 @@ export async function startInstance(options: { redisUrl?: string; dir?: string; 
   const dir = options.dir ?? pipelinesDirWith();
   const env: Record<string, string> = { SERVICE_CLUSTER_RECONCILE_INTERVAL: "1", ...options.env };
   if (options.redisUrl) env.SERVICE_CLUSTER_REDIS_URL = options.redisUrl;
-  const svc = await startSvc(["run", "--host", "127.0.0.1", "--port", String(options.port ?? 0), "--pipelines-dir", dir, ...(options.args ?? [])], { env, ms: 30_000 });
+  const svc = await startSvc(["run", "--host", "127.0.0.1", "--port", String(options.port ?? 0), "--pipelines-dir", dir, ...(options.args ?? [])], { env, ms: 60_000 });
   return Object.assign(svc, { dir });
 }
 
