@@ -224,7 +224,7 @@ export const settingFields = {
   objectStoreRedisUrl: field(optionalText(), {
     env: "OBJECT_STORE_REDIS_URL",
     default: undefined,
-    help: "Redis URL of the `redis` store (`redis://`, `rediss://`, `user:password@`, comma-separated cluster hosts).",
+    help: "Redis URL of the `redis` store: `redis://host:6379`, `redis://user:password@host:6379`, `rediss://…` (TLS), or a cluster as `redis://host1:6379,host2:6379,host3:6379`.",
   }),
   objectStoreTtl: field(integer(0), { env: "OBJECT_STORE_TTL", default: 600, help: "Seconds a stored object lives; 0 keeps it." }),
   platformApiKey: field(optionalText(), { env: "PLATFORM_API_KEY", default: undefined, help: "Static API key of the platform tools." }),
@@ -242,6 +242,16 @@ export const settingFields = {
     env: "PLATFORM_API_KEY_FROM_AUTH_HEADER",
     default: false,
     help: "Take each call's platform key from its `Authorization: Bearer` header.",
+  }),
+  platformApiKeyAsFallback: field(boolean(), {
+    env: "PLATFORM_API_KEY_AS_FALLBACK",
+    default: false,
+    help: "With the key from the header, serve calls without an `Authorization` header with `PLATFORM_API_KEY` (else they are refused).",
+  }),
+  platformClientTimeout: field(decimal(0.1, 3600), {
+    env: "PLATFORM_CLIENT_TIMEOUT",
+    default: 30,
+    help: "Seconds a platform request may take in all (searches get 180).",
   }),
   platformTools: field(list(), { env: "PLATFORM_TOOLS", default: [], help: "Platform tools to register (empty: all)." }),
 };
