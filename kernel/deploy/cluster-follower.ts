@@ -48,8 +48,7 @@ export class ClusterFollower {
   /** Every name whose version here differs from the manifest's. */
   async syncAll(): Promise<void> {
     if (await this.state.lostData?.()) await this.restore();
-    const entries = await this.state.list();
-    const wanted = new Map(entries.map((e) => [e.name, e.version]));
+    const wanted = await this.state.versions();
     const names = new Set([...wanted.keys(), ...this.deployer.applied.keys()]);
     const stale = [...names].filter((n) => wanted.get(n) !== this.deployer.applied.get(n)?.version && wanted.get(n) !== this.failed.get(n));
     await Promise.all(stale.map((n) => this.sync(n).catch((error) => this.log.warn(`Could not follow pipeline '${n}': ${messageOf(error)}`))));

@@ -59,6 +59,8 @@ export interface DeployState {
   /** Reads; a store that cannot be reached throws a 503 HttpError. */
   get(name: string): Promise<ManifestEntry | undefined>;
   list(): Promise<ManifestEntry[]>;
+  /** Name → version of every entry, without the content: the cheap read of periodic checks. */
+  versions(): Promise<Map<string, number>>;
   /** `create` refuses an existing name; `replace` always writes. Atomic per name. */
   put(entry: ManifestWrite, mode: "create" | "replace"): Promise<PutResult>;
   remove(name: string): Promise<RemoveResult>;

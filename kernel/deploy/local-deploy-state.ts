@@ -20,6 +20,10 @@ export class LocalDeployState implements DeployState {
     return [...this.entries.values()];
   }
 
+  async versions(): Promise<Map<string, number>> {
+    return new Map([...this.entries.values()].map((e) => [e.name, e.version]));
+  }
+
   /** Synchronous, so one event-loop turn decides it: nothing interleaves. */
   putNow(entry: ManifestWrite, mode: "create" | "replace"): PutResult {
     if (mode === "create" && this.entries.has(entry.name)) return { conflict: "exists" };

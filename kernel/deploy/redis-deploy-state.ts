@@ -19,6 +19,8 @@ import type { ChangeListener, ClusterHealth, DeployState, ManifestEntry, Manifes
 const PREFIX = "svc-cluster:{deploy}";
 const ENTRIES = `${PREFIX}:entries`;
 const SEQUENCE = `${PREFIX}:seq`;
+/** name → version, so periodic checks need not read every entry's files. */
+const VERSIONS = `${PREFIX}:versions`;
 /** Written once per Redis data set: a different or missing one means Redis lost the manifest. */
 const EPOCH = `${PREFIX}:epoch`;
 export const CHANGES_CHANNEL = `${PREFIX}:changes`;
@@ -27,11 +29,13 @@ const PUT = `
 if ARGV[2] == 'create' and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return -1 end
 local v = redis.call('INCR', KEYS[2])
 redis.call('HSET', KEYS[1], ARGV[1], v .. '\\n' .. ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[1], v)
 redis.call('PUBLISH', ARGV[4], ARGV[1] .. ' ' .. v)
 return v`;
 
 const REMOVE = `
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return -1 end
+redis.call('HDEL', KEYS[3], ARGV[1])
 local v = redis.call('INCR', KEYS[2])
 redis.call('PUBLISH', ARGV[2], ARGV[1] .. ' ' .. v)
 return v`;
@@ -43,6 +47,7 @@ for i = 2, #ARGV, 2 do
   if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
     local v = redis.call('INCR', KEYS[2])
     redis.call('HSET', KEYS[1], ARGV[i], v .. '\\n' .. ARGV[i + 1])
+    redis.call('HSET', KEYS[3], ARGV[i], v)
   end
 end
 return 1`;
@@ -113,13 +118,18 @@ export class RedisDeployState implements DeployState {
     return Object.values(all).map(decode);
   }
 
+  async versions(): Promise<Map<string, number>> {
+    const all = await this.call(() => this.commands.hGetAll(VERSIONS));
+    return new Map(Object.entries(all).map(([name, version]) => [name, Number(version)]));
+  }
+
   async put(entry: ManifestWrite, mode: "create" | "replace"): Promise<PutResult> {
-    const version = Number(await this.call(() => this.commands.eval(PUT, { keys: [ENTRIES, SEQUENCE], arguments: [entry.name, mode, JSON.stringify(entry), CHANGES_CHANNEL] })));
+    const version = Number(await this.call(() => this.commands.eval(PUT, { keys: [ENTRIES, SEQUENCE, VERSIONS], arguments: [entry.name, mode, JSON.stringify(entry), CHANGES_CHANNEL] })));
     return version < 0 ? { conflict: "exists" } : { version };
   }
 
   async remove(name: string): Promise<RemoveResult> {
-    const version = Number(await this.call(() => this.commands.eval(REMOVE, { keys: [ENTRIES, SEQUENCE], arguments: [name, CHANGES_CHANNEL] })));
+    const version = Number(await this.call(() => this.commands.eval(REMOVE, { keys: [ENTRIES, SEQUENCE, VERSIONS], arguments: [name, CHANGES_CHANNEL] })));
     return version < 0 ? { conflict: "missing" } : { version };
   }
 
@@ -130,7 +140,7 @@ export class RedisDeployState implements DeployState {
 
   async restore(entries: readonly ManifestWrite[], minVersion: number): Promise<void> {
     const args = [String(minVersion), ...entries.flatMap((e) => [e.name, JSON.stringify(e)])];
-    await this.call(() => this.commands.eval(RESTORE, { keys: [ENTRIES, SEQUENCE], arguments: args }));
+    await this.call(() => this.commands.eval(RESTORE, { keys: [ENTRIES, SEQUENCE, VERSIONS], arguments: args }));
     await this.call(() => this.commands.eval(`return redis.call('PUBLISH', ARGV[1], '* 0')`, { keys: [], arguments: [CHANGES_CHANNEL] }));
   }
 

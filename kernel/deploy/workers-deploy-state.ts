@@ -16,7 +16,7 @@ export const WORKERS_STATE_ENV = "SVC_DEPLOY_STATE_WORKERS";
 /** A worker that neither applies a change nor exits within this time is not waited for any longer. */
 const APPLY_TIMEOUT_MS = 60_000;
 
-type Op = { op: "join" } | { op: "get"; name: string } | { op: "list" } | { op: "put"; entry: ManifestWrite; mode: "create" | "replace" } | { op: "remove"; name: string };
+type Op = { op: "join" } | { op: "get"; name: string } | { op: "list" } | { op: "versions" } | { op: "put"; entry: ManifestWrite; mode: "create" | "replace" } | { op: "remove"; name: string };
 type Request = { svc: "deploy-state"; id: number } & Op;
 type Reply = { svc: "deploy-state-reply"; id: number; result?: unknown; error?: string };
 type Change = { svc: "deploy-change"; seq: number; name: string };
@@ -51,6 +51,7 @@ export class WorkersManifest {
       if (request.op === "join") return void (this.joined.add(worker), reply({}));
       if (request.op === "get") return reply({ result: await this.state.get(request.name) });
       if (request.op === "list") return reply({ result: await this.state.list() });
+      if (request.op === "versions") return reply({ result: [...(await this.state.versions())] });
       const result = request.op === "put" ? this.state.putNow(request.entry, request.mode) : this.state.removeNow(request.name);
       const name = request.op === "put" ? request.entry.name : request.name;
       if ("version" in result) await this.announce(name, worker);
@@ -124,6 +125,10 @@ export class WorkerDeployState implements DeployState {
 
   list(): Promise<ManifestEntry[]> {
     return this.call({ op: "list" }) as Promise<ManifestEntry[]>;
+  }
+
+  async versions(): Promise<Map<string, number>> {
+    return new Map((await this.call({ op: "versions" })) as [string, number][]);
   }
 
   put(entry: ManifestWrite, mode: "create" | "replace"): Promise<PutResult> {
