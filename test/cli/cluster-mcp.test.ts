@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { startSvc } from "../helpers/cli.js";
 import { deployTo, pipelinesDirWith, post, startInstance, stopAll } from "../helpers/cluster.js";
 import { until } from "../helpers/http.js";
-import { wrapper } from "../helpers/pipelines.js";
+import { tempDir, wrapper } from "../helpers/pipelines.js";
 import { redisSkipReason, startRedis } from "../helpers/redis.js";
 
 const skip = redisSkipReason();
@@ -16,7 +16,7 @@ test(skip ? `skipped: ${skip}` : "svc mcp run with the cluster URL follows REST 
   const redis = await startRedis();
   const rest = await startInstance({ redisUrl: redis.url });
   const mcp = await startSvc(["mcp", "run", "--host", "127.0.0.1", "--port", "0", "--stateful", "--pipelines-dir", pipelinesDirWith()], {
-    env: { SERVICE_CLUSTER_REDIS_URL: redis.url, SERVICE_CLUSTER_RECONCILE_INTERVAL: "1" },
+    env: { SERVICE_CLUSTER_REDIS_URL: redis.url, SERVICE_CLUSTER_RECONCILE_INTERVAL: "1", XDG_CACHE_HOME: tempDir("svc-cluster-cache-") },
     ms: 30_000,
   });
   const client = new Client({ name: "test", version: "1.0.0" });

@@ -31,7 +31,8 @@ export function pipelinesDirWith(folders: Record<string, string> = {}): string {
 
 export async function startInstance(options: { redisUrl?: string; dir?: string; args?: string[]; env?: Record<string, string>; port?: number } = {}): Promise<Instance> {
   const dir = options.dir ?? pipelinesDirWith();
-  const env: Record<string, string> = { SERVICE_CLUSTER_RECONCILE_INTERVAL: "1", ...options.env };
+  // A private cache dir: the operator credential these servers write must not reach later tests.
+  const env: Record<string, string> = { SERVICE_CLUSTER_RECONCILE_INTERVAL: "1", XDG_CACHE_HOME: tempDir("svc-cluster-cache-"), ...options.env };
   if (options.redisUrl) env.SERVICE_CLUSTER_REDIS_URL = options.redisUrl;
   const svc = await startSvc(["run", "--host", "127.0.0.1", "--port", String(options.port ?? 0), "--pipelines-dir", dir, ...(options.args ?? [])], { env, ms: 60_000 });
   return Object.assign(svc, { dir });
