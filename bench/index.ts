@@ -2,7 +2,8 @@
  * @module `npm run bench`: svc against a bare node:http server measured in the same run, each in
  * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
  * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
- * `tools/call` against `/run` for the same pipeline; the object store and its explorer.
+ * `tools/call` against `/run` for the same pipeline; the object store and its explorer; the
+ * propagation of redeploys across a cluster of three instances on Redis.
  */
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -13,6 +14,7 @@ import { mcpBench } from "./mcp.js";
 import { observabilityBench } from "./observability.js";
 import { objectStoreBench } from "./object-store.js";
 import { startTarget, type Target } from "./target.js";
+import { clusterBench } from "./cluster.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -134,3 +136,4 @@ for (const line of mcp) console.log(line);
 for (const line of observability) console.log(line);
 for (const line of await engineBench()) console.log(line);
 for (const line of await objectStoreBench()) console.log(line);
+for (const line of await clusterBench()) console.log(line);

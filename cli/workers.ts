@@ -2,17 +2,21 @@
  * @module `--workers N`: the primary forks N processes that share one port (node:cluster), each
  * with its own kernel. A worker that dies before it is ready fails the start; one that dies later
  * is replaced. SIGINT/SIGTERM are passed on and the primary exits once every worker has drained.
+ * Without a cluster Redis the primary keeps the deploy state, so every worker serves every deploy
+ * (and a replaced worker starts with the current pipelines).
  */
 import cluster, { type Worker } from "node:cluster";
-import { Logger, type Settings } from "svc";
+import { Logger, WORKERS_STATE_ENV, WorkersManifest, type Settings } from "svc";
 
 export function runPrimary(settings: Settings): void {
   const log = new Logger(settings.logLevel);
   let stopping = false;
   const ready = new Set<number>();
+  const manifest = settings.clusterRedisUrl ? undefined : new WorkersManifest(log);
 
   const fork = (): Worker => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(manifest ? { [WORKERS_STATE_ENV]: "1" } : {});
+    manifest?.attach(worker);
     worker.on("message", (message: { svc?: string }) => {
       if (message?.svc === "ready") ready.add(worker.id);
     });

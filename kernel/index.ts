@@ -109,6 +109,10 @@ export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
 export { CallRunContext, RequestRunCall } from "./wrapper/run-context.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
+export type { ClusterHealth, DeployState, ManifestEntry, ManifestWrite, PutResult, RemoveResult, ChangeListener } from "./deploy/deploy-state.js";
+export { LocalDeployState } from "./deploy/local-deploy-state.js";
+export { RedisDeployState } from "./deploy/redis-deploy-state.js";
+export { WorkersManifest, WorkerDeployState, WORKERS_STATE_ENV } from "./deploy/workers-deploy-state.js";
 export { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 export { deployErrors } from "./deploy/deploy-errors.js";
 export {

@@ -17,10 +17,13 @@ import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
 import { PluginHost } from "./plugin-host.js";
 import { PipelineRegistry } from "./registry.js";
 import { loadSettings, type SettingKey, type Settings } from "./settings.js";
-import { DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
+import { DEPLOY_STATE, DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
 import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 import { OperatorAccess } from "./operator-access/operator-access.js";
 import { DeployService } from "./deploy/deploy-service.js";
+import { createDeployState, instanceName } from "./deploy/create-deploy-state.js";
+import { LocalDeployState } from "./deploy/local-deploy-state.js";
+import type { DeployState } from "./deploy/deploy-state.js";
 import { loadWrapper } from "./wrapper/load-wrapper.js";
 import { resolve as resolvePath } from "node:path";
 
@@ -47,6 +50,8 @@ export class Kernel {
   private httpServer?: Server;
   private closing?: Promise<void>;
   private watcher?: PipelinesWatcher;
+  /** A deploy state `createKernel` made for this kernel, closed with it. */
+  ownedState?: DeployState;
 
   constructor(
     readonly settings: Settings,
@@ -68,9 +73,17 @@ export class Kernel {
     this.registry = container.resolve(REGISTRY);
     this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r), answered: this.hooks.answered });
     this.registerDefault(ROUTES, this.http.routes);
+    this.registerDefault(DEPLOY_STATE, new LocalDeployState(instanceName(settings)));
     this.registerDefault(
       DEPLOYER,
-      new DeployService(resolvePath(settings.pipelinesDir), this.registry, this.hooks.deploy, this.tracer, log.child({ plugin: "svc:deploy" })),
+      new DeployService(
+        resolvePath(settings.pipelinesDir),
+        this.registry,
+        this.hooks.deploy,
+        this.tracer,
+        log.child({ plugin: "svc:deploy" }),
+        container.resolve(DEPLOY_STATE),
+      ),
     );
     this.deployer = container.resolve(DEPLOYER);
     // Wrapper folders are the kernel's own deploy source; plugins add others (YAML: the engine).
@@ -117,6 +130,8 @@ export class Kernel {
 
   async boot(entries: readonly PluginEntry[]): Promise<void> {
     await this.plugins.start(entries, (plugin) => this.apiFor(plugin));
+    // Every source handler is registered now: serve the cluster's pipelines and follow them.
+    await this.deployer.follow(this.settings.clusterReconcileInterval * 1000);
     // Operator views exist: make the local credential now, so a viewer finds it before its first
     // request (unless the host replaced the policy).
     if (this.http.routes.some((r) => r.scope === "traces") && this.container.resolve(TRACE_ACCESS) === this.operatorAccess.policy) {
@@ -170,6 +185,7 @@ export class Kernel {
     await this.watcher?.close();
     await this.plugins.close();
     await this.deployer.close();
+    await this.ownedState?.close();
   }
 
   private registerDefault<T>(token: Token<T> | symbol, value: T): void {
@@ -206,7 +222,19 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const settings = loadSettings({ overrides: options.settings });
   const log = options.logger ?? new Logger(settings.logLevel);
   const container = options.container ?? createContainer();
+  // The deploy state may need a connection (Redis): made here, where waiting is possible.
+  let state: DeployState | undefined;
+  if (!container.isRegistered(DEPLOY_STATE, true)) {
+    state = await createDeployState(settings, log.child({ plugin: "svc:deploy" }));
+    container.register(DEPLOY_STATE, { useValue: state });
+  }
   const kernel = new Kernel(settings, container, log, options.setupTimeoutMs ?? 10_000);
-  await kernel.boot(options.plugins ?? []);
+  kernel.ownedState = state;
+  try {
+    await kernel.boot(options.plugins ?? []);
+  } catch (error) {
+    await state?.close();
+    throw error;
+  }
   return kernel;
 }

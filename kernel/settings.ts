@@ -80,6 +80,21 @@ export const settingFields = {
     help: "What a YAML pipeline's /run answers: `outputs` (keyed by the declared outputs) or `hayhooks` (the raw pipeline output keyed by component, as Hayhooks answers).",
   }),
   workers: field(integer(1, 64), { env: "SERVICE_WORKERS", flag: "--workers", default: 1, help: "Worker processes serving one port." }),
+  clusterRedisUrl: field(optionalText(), {
+    env: "SERVICE_CLUSTER_REDIS_URL",
+    default: undefined,
+    help: "Run as one service with every instance that uses this Redis (redis://, rediss://, user:password@, comma-separated cluster nodes): deployed pipelines and the execution index are shared.",
+  }),
+  clusterReconcileInterval: field(decimal(0.1, 3600), {
+    env: "SERVICE_CLUSTER_RECONCILE_INTERVAL",
+    default: 5,
+    help: "Seconds between full checks of the cluster's deployed pipelines (changes are also announced at once).",
+  }),
+  instanceName: field(optionalText(), {
+    env: "SERVICE_INSTANCE_NAME",
+    default: undefined,
+    help: "This instance's name in the cluster's status and logs (default: host name and process id).",
+  }),
   logLevel: field(logLevel(), { env: "LOG", aliases: ["SERVICE_LOG_LEVEL"], default: "INFO", help: "Log level; DEBUG logs every request and step." }),
   showTracebacks: field(boolean(), {
     env: "SERVICE_SHOW_TRACEBACKS",

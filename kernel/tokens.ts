@@ -7,6 +7,7 @@ import type { Logger } from "./logger.js";
 import type { PipelineRegistry } from "./registry.js";
 import type { Tracer } from "./hooks/tracer.js";
 import type { DeployService } from "./deploy/deploy-service.js";
+import type { DeployState } from "./deploy/deploy-state.js";
 import type { RouteInfo } from "./http/app.js";
 import type { ExecutionIndex } from "./execution-index.js";
 import type { ObjectStore } from "./object-store.js";
@@ -27,6 +28,8 @@ export const TRACER = token<Tracer>("tracer");
 
 /** Deploys and undeploys pipelines (REST, MCP and startup all go through it). */
 export const DEPLOYER = token<DeployService>("deployer");
+/** The manifest of deployed pipelines every process of the service agrees on (memory, workers' primary, Redis). */
+export const DEPLOY_STATE = token<DeployState>("deploy-state");
 /** The routes plugins registered, with their documentation, for the OpenAPI document. */
 export const ROUTES = token<readonly RouteInfo[]>("routes");
 /** The store behind `@obj_<id>` references (provided by the `svc:object-store` plugin). */

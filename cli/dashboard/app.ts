@@ -5,18 +5,21 @@
  */
 import type { Credential } from "./credentials.js";
 import { actionFor, applyAction, type KeyPress } from "./keys.js";
-import { pollTraces } from "./poller.js";
+import { pollInstances } from "./instances.js";
 import { listHeight, render } from "./render.js";
 import { toAnsi } from "./styled-line.js";
 import type { Terminal } from "./terminal.js";
 import { applyProblem, applySnapshot, initialState, withNotice, type ViewState } from "./view-state.js";
 
 export interface DashboardOptions {
+  /** Shown in the header. */
   readonly url: string;
+  /** Every instance to follow (default: `url`); several are merged, each trace marked with its instance. */
+  readonly urls?: readonly string[];
   readonly limit?: number;
   readonly intervalSec: number;
-  /** Chosen again before every poll, so a credential file written later is picked up. */
-  readonly credential: () => Promise<Credential>;
+  /** Chosen again before every poll (per instance), so a credential file written later is picked up. */
+  readonly credential: (url: string) => Promise<Credential>;
   readonly color: boolean;
   readonly terminal: Terminal;
 }
@@ -44,11 +47,14 @@ export function runDashboard(options: DashboardOptions): Promise<void> {
   const poll = async (manual: boolean) => {
     if (inFlight || stopped) return;
     inFlight = new AbortController();
-    credential = await options.credential();
-    const result = await pollTraces({
-      url: options.url,
+    const urls = options.urls ?? [options.url];
+    const { result, missing } = await pollInstances(urls, {
       limit: options.limit,
-      credential,
+      credential: async (url) => {
+        const chosen = await options.credential(url);
+        if (url === urls[0]) credential = chosen;
+        return chosen;
+      },
       timeoutMs: Math.max(5_000, options.intervalSec * 2_000),
       signal: inFlight.signal,
     });
@@ -56,6 +62,7 @@ export function runDashboard(options: DashboardOptions): Promise<void> {
     if (stopped || (state.paused && !manual)) return;
     state = "snapshot" in result ? applySnapshot(state, result.snapshot, Date.now()) : applyProblem(state, result.problem);
     if (manual && "snapshot" in result) state = withNotice(state, state.paused ? "Refreshed once (still paused)." : "Refreshed.");
+    if (missing.length > 0) state = withNotice(state, `Not answering: ${missing.join(", ")}`);
     draw();
   };
 

@@ -119,6 +119,7 @@ function traceLine(row: Extract<Row, { type: "trace" }>, state: ViewState): Line
     piece(` ${cell(traceKind(t), c.kind)} ${cell(clean(t.entrypoint ?? "—"), c.entry)} `),
     piece(`${cell(formatDuration(t.duration_ms), c.duration, "right")} ${cell(String(t.span_count), c.spans, "right")}  `),
     piece(`${cell(formatClock(t.start_time_ms), c.started)}`),
+    ...(t.instance ? [piece(`${clean(t.instance)} `, "cyan")] : []),
     piece(t.trace_id, "dim"),
   ];
   const error = st === "failed" ? errorMessage(t) : undefined;

@@ -40,6 +40,8 @@ export interface TraceRecord {
   readonly kind?: string;
   readonly state?: string;
   readonly slow_component?: SlowComponent | null;
+  /** The instance (host:port) it came from, when the viewer follows several. */
+  readonly instance?: string;
 }
 
 export interface SnapshotConfig {

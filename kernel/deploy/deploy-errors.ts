@@ -35,5 +35,7 @@ export const deployErrors = {
   notFound: (name: string) => new HttpError(404, `Pipeline '${name}' not found`),
   noSource: (kind: string) =>
     new HttpError(501, `Deploying '${kind}' pipelines needs a plugin that handles them (for YAML: the engine plugin).`),
+  clusterUnavailable: (store: string, cause: unknown) =>
+    new HttpError(503, `The cluster's deploy state (${store}) is unreachable, so pipelines cannot be deployed or undeployed now; deployed pipelines keep serving. Cause: ${messageOf(cause)}`, { cause }),
   saveFailed: (name: string, cause: unknown) => new HttpError(500, `Failed to save pipeline files for '${name}': ${messageOf(cause)}`, { cause }),
 };

@@ -1,12 +1,14 @@
 /**
  * @module DeployService: deploys and undeploys pipelines for every transport (REST, MCP, startup).
  * It checks the name and every file path before touching the disk, stages files and swaps them in,
- * lets the source handler of the request's kind load the pipeline, and only then swaps the registry
- * entry; a failure anywhere leaves disk and registry as they were. Work on one name is serialized.
+ * lets the source handler of the request's kind load the pipeline, records the change in the deploy
+ * state (which decides the 409/404 rules for every process of the service) and only then swaps the
+ * registry entry; a failure anywhere leaves disk, state and registry as they were. Changes other
+ * processes make are applied by `ClusterFollower`. Work on one name is serialized.
  */
 import { readFile, rm } from "node:fs/promises";
 import { HttpError, messageOf } from "../errors.js";
-import type { DeployHook } from "../hooks/deploy-hook.js";
+import type { DeployHook, DeploySourceHandler, LoadedPipeline } from "../hooks/deploy-hook.js";
 import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
@@ -14,6 +16,10 @@ import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
 import { deployErrors } from "./deploy-errors.js";
 import { checkPipelineName, checkRelativePath } from "./names.js";
 import { PipelineFiles, type FileMap, type Installed } from "./pipeline-files.js";
+import type { DeployState, ManifestEntry, ManifestWrite } from "./deploy-state.js";
+import { LocalDeployState } from "./local-deploy-state.js";
+import { ClusterFollower } from "./cluster-follower.js";
+import { folderContent, readFolder, yamlContent, type EntryContent } from "./manifest-content.js";
 
 export interface DeployRequest {
   /** The source kind: `files` (a wrapper folder) or `yaml`, or one a plugin handles. */
@@ -39,6 +45,16 @@ interface Owned {
   tempDir?: string;
 }
 
+/** Files put where a source handler reads them, not yet committed. */
+export interface Staged {
+  readonly payload: unknown;
+  readonly installed?: Installed;
+  readonly tempDir?: string;
+}
+
+/** How an installed pipeline treats the saved files of its earlier version. */
+export type SavedFiles = "keep" | "others" | "all";
+
 export const MAX_DEPLOY_FILES = 1000;
 
 function deployTags(name: string, request: DeployRequest): Tags {
@@ -57,6 +73,11 @@ export class DeployService {
   readonly files: PipelineFiles;
   private readonly owned = new Map<string, Owned>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** The manifest entry each pipeline here serves. */
+  readonly applied = new Map<string, ManifestEntry>();
+  /** Names with a change on its way to the state: an announcement of them must not wait for this process. */
+  readonly committing = new Set<string>();
+  private follower?: ClusterFollower;
 
   constructor(
     pipelinesDir: string,
@@ -64,6 +85,7 @@ export class DeployService {
     private readonly hook: DeployHook,
     private readonly tracer: Tracer,
     private readonly log: Logger,
+    readonly state: DeployState = new LocalDeployState("local"),
   ) {
     this.files = new PipelineFiles(pipelinesDir);
   }
@@ -79,17 +101,18 @@ export class DeployService {
   undeploy(name: string): Promise<void> {
     return this.serialize(name, () =>
       inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name, "svc.transport": "runtime" }, async () => {
-        if (!this.registry.delete(name)) throw deployErrors.notFound(name);
-        await this.release(this.owned.get(name));
-        this.owned.delete(name);
-        await this.files.removeSaved(name);
-        this.log.info(`Pipeline '${name}' undeployed`);
-        await this.notify(() => this.hook.undeployed.call(name));
+        const result = await this.commit(name, () => this.state.remove(name));
+        if ("conflict" in result) throw deployErrors.notFound(name);
+        await this.removeLocal(name, true);
       }),
     );
   }
 
-  /** Deploys every folder and YAML file of the pipelines directory; a broken one is skipped. */
+  /**
+   * Deploys every folder and YAML file of the pipelines directory; a broken one is skipped. With a
+   * shared state a name the manifest already has is not deployed from here: the manifest's version
+   * is served instead (startup seeds the cluster, it never overrides it).
+   */
   async deployAll(): Promise<{ deployed: string[]; total: number }> {
     return inSpan(this.tracer, "svc.startup.deploy", { "svc.transport": "startup" }, async (span) => {
       await this.files.ensureRoot();
@@ -97,11 +120,20 @@ export class DeployService {
       const deployed: string[] = [];
       for (const c of candidates) {
         try {
-          await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
-          deployed.push(c.name);
+          if (!(this.follower && (await this.state.get(c.name)))) {
+            await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
+            deployed.push(c.name);
+            continue;
+          }
         } catch (error) {
-          this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
+          if (!this.follower || (error as HttpError).status !== 409) {
+            this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
+            continue;
+          }
         }
+        // The cluster has this name (or another instance seeded it a moment ago): serve its version.
+        await this.follower!.sync(c.name).catch((error) => this.log.warn(`Could not follow pipeline '${c.name}': ${messageOf(error)}`));
+        if (this.registry.has(c.name)) deployed.push(c.name);
       }
       span.setTags({ "svc.startup.deployed": deployed.length, "svc.startup.total": candidates.length });
       this.log.info(`deployed ${deployed.length}/${candidates.length} pipelines from ${this.files.root}`);
@@ -109,8 +141,24 @@ export class DeployService {
     });
   }
 
-  /** Removes the temporary folders of deployments that were not saved. */
+  /** The source handler of a kind, if a plugin registered one. */
+  hookSource(kind: string): DeploySourceHandler | undefined {
+    return this.hook.source(kind);
+  }
+
+  /**
+   * With a shared state: serves the manifest's pipelines now and follows its changes (checking the
+   * whole manifest every `intervalMs`). Call once the plugins that load pipelines are set up.
+   */
+  async follow(intervalMs: number): Promise<void> {
+    if (!this.state.shared || this.follower) return;
+    this.follower = new ClusterFollower(this, this.tracer, this.log, intervalMs);
+    await this.follower.start();
+  }
+
+  /** Stops following and removes the temporary folders of deployments that were not saved. */
   async close(): Promise<void> {
+    this.follower?.close();
     for (const owned of this.owned.values()) await this.release(owned);
     this.owned.clear();
   }
@@ -118,44 +166,124 @@ export class DeployService {
   private async load(name: string, request: DeployRequest): Promise<DeployedPipeline> {
     const handler = this.hook.source(request.kind);
     if (!handler) throw deployErrors.noSource(request.kind);
-    const previous = this.registry.get(name);
-    if (previous && !request.overwrite) throw deployErrors.exists(name);
+    const current = await this.state.get(name);
+    if (current && !request.overwrite) throw deployErrors.exists(name);
     const save = request.save ?? true;
     const staged = await this.stage(name, request, save);
-
-    let loaded;
+    let content: EntryContent | undefined;
+    let loaded: LoadedPipeline;
     try {
+      content = this.state.shared ? await contentOf(request) : undefined;
+      // The same files again from disk (a watcher's echo of a deploy it did not make): nothing to do.
+      const same = request.path && current && content?.digest === current.digest && this.applied.get(name)?.version === current.version;
+      if (same && this.registry.has(name)) {
+        await this.discard(staged);
+        return this.registry.get(name)!;
+      }
       loaded = await handler({ name, description: request.description, payload: staged.payload });
     } catch (error) {
-      await staged.installed?.rollback();
-      if (staged.tempDir) await rm(staged.tempDir, { recursive: true, force: true });
+      await this.discard(staged);
       const failure = error instanceof HttpError ? error : deployErrors.loadFailed(name, error);
       // The client gets the short cause; the log keeps the whole of it (paths, require stack).
       this.log.warn(`Deploy of '${name}' failed: ${messageOf(failure.cause ?? failure)}`);
       throw failure;
     }
 
+    const write: ManifestWrite = {
+      name,
+      kind: request.kind,
+      description: request.description,
+      skipMcp: request.skipMcp,
+      save: request.path ? true : save,
+      files: content?.files,
+      source: content?.source,
+      digest: content?.digest ?? "",
+      origin: this.state.health().instance,
+      deployedAt: new Date().toISOString(),
+    };
+    let result;
+    try {
+      result = await this.commit(name, () => this.state.put(write, request.overwrite ? "replace" : "create"));
+      if ("conflict" in result) throw deployErrors.exists(name);
+    } catch (error) {
+      await this.discard(staged, loaded);
+      throw error;
+    }
+    const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
+    const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp }, staged, loaded, saved);
+    this.applied.set(name, { ...write, version: result.version });
+    return entry;
+  }
+
+  /**
+   * Makes a loaded pipeline the one served under `name`: swaps the registry entry, commits its
+   * files, releases the previous version and announces the deploy.
+   */
+  async install(
+    name: string,
+    meta: { kind: string; skipMcp?: boolean; transport?: string },
+    staged: Staged,
+    loaded: LoadedPipeline,
+    saved: SavedFiles,
+  ): Promise<DeployedPipeline> {
     const { dispose, ...rest } = loaded;
-    const entry: DeployedPipeline = { ...rest, name, source: request.kind, skipMcp: request.skipMcp ?? rest.skipMcp, deployedAt: new Date() };
-    this.registry.set(entry);
+    const entry: DeployedPipeline = { ...rest, name, source: meta.kind, skipMcp: meta.skipMcp ?? rest.skipMcp, deployedAt: new Date() };
+    const previous = this.registry.set(entry);
     await staged.installed?.commit();
     const old = this.owned.get(name);
     this.owned.set(name, { dispose, tempDir: staged.tempDir });
     await this.release(old);
     // One saved form per pipeline: drop the other kind's files, or all of them when not saving.
-    if (staged.installed) await this.files.removeSaved(name, staged.installed.path);
-    else if (previous && !request.path) await this.files.removeSaved(name);
-    this.log.info(`Pipeline '${name}' ${previous ? "redeployed" : "deployed"}`, { kind: request.kind });
+    if (saved === "others") await this.files.removeSaved(name, staged.installed?.path);
+    else if (saved === "all") await this.files.removeSaved(name);
+    this.log.info(`Pipeline '${name}' ${previous ? "redeployed" : "deployed"}${meta.transport ? ` (${meta.transport})` : ""}`, { kind: meta.kind });
     await this.notify(() => this.hook.deployed.call(entry));
     return entry;
   }
 
+  /** Stops serving `name` here; `removeFiles` also deletes its saved files. */
+  async removeLocal(name: string, removeFiles: boolean): Promise<void> {
+    this.applied.delete(name);
+    const had = this.registry.delete(name);
+    await this.release(this.owned.get(name));
+    this.owned.delete(name);
+    if (removeFiles) await this.files.removeSaved(name);
+    if (!had) return;
+    this.log.info(`Pipeline '${name}' undeployed`);
+    await this.notify(() => this.hook.undeployed.call(name));
+  }
+
+  /** Undoes staging (and a loaded pipeline) of a deploy that did not happen. */
+  async discard(staged: Staged, loaded?: LoadedPipeline): Promise<void> {
+    if (loaded) await this.release({ dispose: loaded.dispose });
+    await staged.installed?.rollback();
+    if (staged.tempDir) await rm(staged.tempDir, { recursive: true, force: true });
+  }
+
+  /** Runs work on one name after the work queued before it (deploys, undeploys, cluster changes). */
+  serialize<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(name) ?? Promise.resolve();
+    const result = before.then(work, work);
+    const tail = result.catch(() => undefined);
+    this.queues.set(name, tail);
+    void tail.then(() => {
+      if (this.queues.get(name) === tail) this.queues.delete(name);
+    });
+    return result;
+  }
+
+  /** A change on its way to the state: announcements of `name` meanwhile do not wait for this process. */
+  private async commit<T>(name: string, change: () => Promise<T>): Promise<T> {
+    this.committing.add(name);
+    try {
+      return await change();
+    } finally {
+      this.committing.delete(name);
+    }
+  }
+
   /** Puts the request's files where the source handler reads them, after every check passed. */
-  private async stage(
-    name: string,
-    request: DeployRequest,
-    save: boolean,
-  ): Promise<{ payload: unknown; installed?: Installed; tempDir?: string }> {
+  private async stage(name: string, request: DeployRequest, save: boolean): Promise<Staged> {
     if (request.kind === "files") {
       if (request.path) return { payload: { dir: request.path } };
       const files = checkFiles(request.files);
@@ -191,17 +319,12 @@ export class DeployService {
       this.log.error("A deploy event subscriber failed", error);
     }
   }
+}
 
-  private serialize<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const before = this.queues.get(name) ?? Promise.resolve();
-    const result = before.then(work, work);
-    const tail = result.catch(() => undefined);
-    this.queues.set(name, tail);
-    void tail.then(() => {
-      if (this.queues.get(name) === tail) this.queues.delete(name);
-    });
-    return result;
-  }
+/** The content other processes need to load the same pipeline. */
+async function contentOf(request: DeployRequest): Promise<EntryContent> {
+  if (request.kind === "files") return folderContent(request.path ? await readFolder(request.path) : checkFiles(request.files));
+  return yamlContent(request.path ? await readFile(request.path, "utf8") : (request.source ?? ""));
 }
 
 /** Every path checked and normalized; no duplicates; no file that is also a folder; a wrapper present. */

@@ -75,7 +75,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
     { scope: "admin", docs: { operationId: "pipeline_undeploy", summary: "Undeploy a pipeline and delete its saved files", tags, response: ActionResponse } },
   );
 
-  kernel.route("GET", "/status", () => ({ status: "Up!", pipelines: registry.names() }), {
+  kernel.route("GET", "/status", () => ({ status: "Up!", pipelines: registry.names(), cluster: deployer.state.health() }), {
     docs: { operationId: "status_all", summary: "Server status and deployed pipelines", tags: ["status"], response: StatusAllResponse },
   });
 

@@ -21,7 +21,15 @@ export const ActionResponse = v.object({
   name: v.string(),
 });
 
-export const StatusAllResponse = v.object({ status: v.string(), pipelines: v.array(v.string()) });
+export const ClusterStatus = v.object({
+  mode: v.pipe(v.picklist(["single", "workers", "redis"]), v.description("One process, `--workers N` on one host, or several instances sharing Redis.")),
+  instance: v.pipe(v.string(), v.description("The instance that answered.")),
+  connected: v.pipe(v.boolean(), v.description("Deploys and undeploys can be made now (false while Redis is unreachable: they are refused with 503).")),
+  store: v.optional(v.pipe(v.string(), v.description("Where the deploy state lives (host:port, no credentials)."))),
+  error: v.optional(v.pipe(v.string(), v.description("The last error of the deploy state's store while it is unreachable."))),
+});
+
+export const StatusAllResponse = v.object({ status: v.string(), pipelines: v.array(v.string()), cluster: ClusterStatus });
 export const StatusOneResponse = v.object({ status: v.string(), pipeline: v.string() });
 
 /** Multipart form booleans: `true/false/1/0/yes/no/on/off`, or absent. */

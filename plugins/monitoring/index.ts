@@ -2,8 +2,8 @@
  * @module svc:monitoring: the execution index. Every pipeline invocation that goes through the
  * kernel's `run` hook (REST, OpenAI chat and Responses, MCP, CLI) gets a record; `GET /executions`
  * and `GET /executions/{id}` list them for operators. The backend is the one registered under
- * `EXECUTION_INDEX` by the host, else Redis when `SERVICE_MONITORING_REDIS_URL` is set (shared by
- * workers, kept across restarts), else memory.
+ * `EXECUTION_INDEX` by the host, else Redis when `SERVICE_MONITORING_REDIS_URL` (or the cluster's
+ * `SERVICE_CLUSTER_REDIS_URL`) is set (shared by workers and instances, kept across restarts), else memory.
  */
 import { EXECUTION_INDEX, definePlugin, type ExecutionIndex, type KernelPlugin } from "svc";
 import { MemoryExecutionIndex, type RetentionOptions } from "./memory-index.js";
@@ -27,8 +27,9 @@ export default function monitoringPlugin(): KernelPlugin {
         log.debug("Execution index: the host's");
       } else {
         const retention: RetentionOptions = { maxRecords: settings.monitoringMaxRecords, retentionMs: settings.monitoringRetentionHours * 3_600_000 };
-        if (settings.monitoringRedisUrl) {
-          index = owned = await RedisExecutionIndex.connect({ url: settings.monitoringRedisUrl, retention, logger: log });
+        const redisUrl = settings.monitoringRedisUrl ?? settings.clusterRedisUrl;
+        if (redisUrl) {
+          index = owned = await RedisExecutionIndex.connect({ url: redisUrl, retention, logger: log });
           log.info("Execution index: Redis");
         } else {
           index = owned = new MemoryExecutionIndex(retention);

@@ -16,6 +16,8 @@ import type { TestCertificate } from "./test-certificate.js";
 export interface RedisServerOptions {
   /** Sets `requirepass`: clients must authenticate with this password (as `redis://:password@…`). */
   password?: string;
+  /** Listen on this port (a restart of a server that was stopped); default: a free one. */
+  port?: number;
   /** An ACL user with every permission; the default user is switched off (`redis://user:password@…`). */
   user?: { name: string; password: string };
   /** Serve TLS only (`rediss://…`) with this certificate; clients need not present one. */
@@ -67,7 +69,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Test
   const binary = redisServerPath();
   if (!binary) throw new Error(redisSkipReason() ?? "redis-server missing");
   const dir = await mkdtemp(join(tmpdir(), "svc-redis-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ["--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no", "--daemonize", "no"];
   if (options.tls) {
     const { certFile, keyFile } = options.tls;

@@ -27,9 +27,9 @@ interface Setup {
 }
 
 /** `svc run` on 127.0.0.1 with a calc YAML pipeline and the text_stats wrapper, its cache dir private to the test. */
-async function startServer(): Promise<Setup> {
+async function startServer(sharedCache?: string): Promise<Setup> {
   const root = mkdtempSync(join(tmpdir(), "svc-dashboard-"));
-  const cache = join(root, "cache");
+  const cache = sharedCache ?? join(root, "cache");
   const pipelines = join(root, "pipelines");
   mkdirSync(pipelines);
   writeFileSync(join(pipelines, "calc.yml"), CALC);
@@ -247,6 +247,28 @@ test("the credential file goes only to the literal loopback hosts, not to a name
       await tty.keys("q");
       await tty.waitFor(/\[exited 0\]/);
     }
+  });
+});
+
+test("--url repeated follows several instances: their traces merged, newest first, each marked with its instance", async () => {
+  const a = await startServer();
+  const resources: { close(): Promise<void> }[] = [a];
+  await using(resources, async () => {
+    const b = await startServer(a.cache);
+    resources.push(b);
+    await a.run("calc", { value: 1 });
+    await b.run("calc", { value: 2 });
+    const runOf = async (s: Setup) => (await s.traces()).find((t) => t.kind === "run")!.trace_id;
+    const [onA, onB] = [await runOf(a), await runOf(b)];
+    const tty = await dashboard(["--url", a.svc.url, "--url", b.svc.url], { XDG_CACHE_HOME: a.cache });
+    resources.push(tty);
+    const screen = await tty.waitFor(/4 shown of 4/);
+    assert.equal(onScreen(screen, [onA, onB]), [onB, onA], "newest first across instances");
+    assert.match(screen, new RegExp(`127\\.0\\.0\\.1:${a.svc.port} ${onA}`));
+    assert.match(screen, new RegExp(`127\\.0\\.0\\.1:${b.svc.port} ${onB}`));
+    await b.svc.stop("SIGKILL");
+    const partial = await tty.waitFor(/Not answering: 127\.0\.0\.1/);
+    assert.ok(partial.includes(onA), "the instance that answers is still shown");
   });
 });
 

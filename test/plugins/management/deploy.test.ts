@@ -14,7 +14,9 @@ test("deploy, status, run, undeploy", () =>
     assert.is(res.status, 200);
     assert.equal(res.body, { status: "success", message: "Pipeline 'qa' successfully deployed", name: "qa" });
     assert.ok(existsSync(join(k.dir, "qa", "pipeline_wrapper.ts")), "saved by default");
-    assert.equal(await (await fetch(`${k.url}/status`)).json(), { status: "Up!", pipelines: ["qa"] });
+    const status = await (await fetch(`${k.url}/status`)).json();
+    assert.equal({ status: status.status, pipelines: status.pipelines }, { status: "Up!", pipelines: ["qa"] });
+    assert.equal({ mode: status.cluster.mode, connected: status.cluster.connected }, { mode: "single", connected: true });
     assert.equal(await (await fetch(`${k.url}/status/qa`)).json(), { status: "Up!", pipeline: "qa" });
     assert.equal((await k.run("qa", { question: "hi" })).body, { result: "v1:hi" });
     const un = await fetch(`${k.url}/undeploy/qa`, { method: "POST" });

@@ -1,0 +1,143 @@
+/**
+ * @module ClusterFollower: keeps this process serving what a shared deploy state says. It applies
+ * every change another process announces, rereads the whole manifest after a reconnect and every
+ * few seconds (so a missed message or a restarted process converges), and never stops serving a
+ * pipeline the manifest did not have for it: it undeploys only names it took from the manifest.
+ * A version that fails to load here is logged and not retried until the manifest changes.
+ */
+import { inSpan, type Tracer } from "../hooks/tracer.js";
+import type { Logger } from "../logger.js";
+import type { DeployService, SavedFiles, Staged } from "./deploy-service.js";
+import type { DeployState, ManifestEntry } from "./deploy-state.js";
+import { decodeFiles, diskDigest } from "./manifest-content.js";
+import { messageOf } from "../errors.js";
+
+export class ClusterFollower {
+  private readonly failed = new Map<string, number>();
+  private timer?: NodeJS.Timeout;
+  private closed = false;
+  private readonly state: DeployState;
+
+  constructor(
+    private readonly deployer: DeployService,
+    private readonly tracer: Tracer,
+    private readonly log: Logger,
+    private readonly intervalMs: number,
+  ) {
+    this.state = deployer.state;
+  }
+
+  /** Applies the manifest now and follows it from here on. */
+  async start(): Promise<void> {
+    this.state.follow((name) => this.onChange(name));
+    await this.syncAll().catch((error) => this.log.warn(`Could not read the cluster's pipelines: ${messageOf(error)}`));
+    this.timer = setInterval(() => void this.syncAll().catch((error) => this.log.debug(`Cluster check failed: ${messageOf(error)}`)), this.intervalMs);
+    this.timer.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+  }
+
+  /** Serves the manifest's version of `name` (or stops serving it), after the work queued on it. */
+  sync(name: string): Promise<void> {
+    return this.deployer.serialize(name, () => this.syncNow(name));
+  }
+
+  /** Every name whose version here differs from the manifest's. */
+  async syncAll(): Promise<void> {
+    if (await this.state.lostData?.()) await this.restore();
+    const wanted = await this.state.versions();
+    const names = new Set([...wanted.keys(), ...this.deployer.applied.keys()]);
+    const stale = [...names].filter((n) => wanted.get(n) !== this.deployer.applied.get(n)?.version && wanted.get(n) !== this.failed.get(n));
+    await Promise.all(stale.map((n) => this.sync(n).catch((error) => this.log.warn(`Could not follow pipeline '${n}': ${messageOf(error)}`))));
+  }
+
+  /** The store lost the manifest: write back what this process serves (names written first win). */
+  private async restore(): Promise<void> {
+    const entries = [...this.deployer.applied.values()];
+    this.log.warn(`The deploy state lost its data (Redis restarted without persistence?): restoring ${entries.length} pipelines from this instance`);
+    if (entries.length === 0 || !this.state.restore) return;
+    await this.state.restore(
+      entries.map(({ version: _, ...write }) => write),
+      Math.max(...entries.map((e) => e.version)),
+    );
+  }
+
+  private onChange(name: string | undefined): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    if (name === undefined) {
+      this.log.info("Deploy state reachable again: checking every pipeline");
+      return this.syncAll().catch((error) => this.log.warn(`Cluster check failed: ${messageOf(error)}`));
+    }
+    const work = this.sync(name).catch((error) => this.log.warn(`Could not follow pipeline '${name}': ${messageOf(error)}`));
+    // This process is itself changing that name: the announcer must not wait for it (it would wait on us).
+    return this.deployer.committing.has(name) ? undefined : work;
+  }
+
+  private async syncNow(name: string): Promise<void> {
+    if (this.closed) return;
+    const entry = await this.state.get(name);
+    const have = this.deployer.applied.get(name);
+    if (!entry) {
+      if (have !== undefined) await this.deployer.removeLocal(name, !this.state.sharedDisk);
+      return;
+    }
+    if (have?.version === entry.version || this.failed.get(name) === entry.version) return;
+    // The same pipeline under a new version (a seed race, a restore): nothing to load again.
+    if (have && sameContent(have, entry)) return void this.deployer.applied.set(name, entry);
+    await inSpan(this.tracer, "svc.deploy", { "svc.pipeline.name": name, "svc.transport": "cluster", "svc.deploy.kind": entry.kind }, () => this.apply(entry));
+  }
+
+  private async apply(entry: ManifestEntry): Promise<void> {
+    const { name } = entry;
+    const handler = this.deployer.hookSource(entry.kind);
+    if (!handler) {
+      this.failed.set(name, entry.version);
+      this.log.error(`Pipeline '${name}' (version ${entry.version}) is of kind '${entry.kind}', which no plugin here loads`);
+      return;
+    }
+    const staged = await this.materialize(entry);
+    let loaded;
+    try {
+      loaded = await handler({ name, description: entry.description, payload: staged.payload });
+    } catch (error) {
+      await this.deployer.discard(staged);
+      this.failed.set(name, entry.version);
+      this.log.error(`Pipeline '${name}' (version ${entry.version}, deployed on ${entry.origin}) failed to load here; the previous version keeps serving: ${messageOf(error)}`);
+      return;
+    }
+    const saved: SavedFiles = staged.installed ? "others" : !entry.save && !this.state.sharedDisk ? "all" : "keep";
+    await this.deployer.install(name, { kind: entry.kind, skipMcp: entry.skipMcp, transport: `from ${entry.origin}` }, staged, loaded, saved);
+    this.deployer.applied.set(name, entry);
+    this.failed.delete(name);
+  }
+
+  /**
+   * Where the handler reads the entry: the saved files on disk when they are the same, else this
+   * process's own pipelines directory (written here), else a private folder (not saved, or a
+   * directory shared with the process that deployed it).
+   */
+  private async materialize(entry: ManifestEntry): Promise<Staged> {
+    const files = this.deployer.files;
+    const isFolder = entry.kind === "files";
+    if (entry.save) {
+      const path = isFolder ? files.folderOf(entry.name) : files.yamlOf(entry.name);
+      if ((await diskDigest(entry.kind, path)) === entry.digest) {
+        return { payload: isFolder ? { dir: path } : { source: entry.source ?? "", file: path } };
+      }
+      if (!this.state.sharedDisk) {
+        const installed = isFolder ? await files.installFolder(entry.name, decodeFiles(entry.files)) : await files.installYaml(entry.name, entry.source ?? "");
+        return { payload: isFolder ? { dir: installed.path } : { source: entry.source ?? "", file: installed.path }, installed };
+      }
+    }
+    if (!isFolder) return { payload: { source: entry.source ?? "" } };
+    const tempDir = await files.tempFolder(entry.name, decodeFiles(entry.files));
+    return { payload: { dir: tempDir }, tempDir };
+  }
+}
+
+function sameContent(a: ManifestEntry, b: ManifestEntry): boolean {
+  return a.digest !== "" && a.digest === b.digest && a.kind === b.kind && a.save === b.save && a.skipMcp === b.skipMcp && a.description === b.description;
+}

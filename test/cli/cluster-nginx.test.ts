@@ -1,0 +1,82 @@
+/**
+ * The README's worked example, run: three `svc run` instances sharing a real Redis behind Debian's
+ * nginx, configured with the nginx block of the README section "Running several instances".
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "../helpers/cli.js";
+import { answerOf, deployTo, post, startInstance, stopAll, taggedWrapper, type Instance } from "../helpers/cluster.js";
+import { sleep } from "../helpers/http.js";
+import { tempDir } from "../helpers/pipelines.js";
+import { freePort, redisSkipReason, startRedis } from "../helpers/redis.js";
+
+const NGINX = "/usr/sbin/nginx";
+const skip = redisSkipReason() ?? (existsSync(NGINX) ? null : "nginx is not installed (apt-get install nginx)");
+
+/** The README's nginx configuration with this test's ports, and paths a non-root nginx may write. */
+function readmeConfig(ports: number[], listen: number, dir: string): string {
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Running several instances"));
+  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error("README: no nginx block in 'Running several instances'");
+  let config = block;
+  for (const [i, port] of [1416, 1426, 1436].entries()) config = config.replaceAll(`127.0.0.1:${port}`, `127.0.0.1:${ports[i]}`);
+  config = config.replace(/listen 8080;/, `listen 127.0.0.1:${listen};`);
+  const paths = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((p) => `  ${p}_temp_path ${join(dir, p)};`).join("\n");
+  return `pid ${join(dir, "nginx.pid")};\nerror_log ${join(dir, "error.log")};\n${config.replace(/http \{\n/, `http {\n  access_log off;\n${paths}\n`)}`;
+}
+
+async function startNginx(config: string, dir: string, port: number): Promise<ChildProcess> {
+  const file = join(dir, "nginx.conf");
+  writeFileSync(file, config);
+  const nginx = spawn(NGINX, ["-p", dir, "-e", join(dir, "error.log"), "-c", file, "-g", "daemon off;"], { stdio: "ignore" });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(join(dir, "error.log"), "utf8")}`);
+    if ((await answerOf(`http://127.0.0.1:${port}`, "status").catch(() => "#0")) !== "#0") return nginx;
+    await sleep(100);
+  }
+  throw new Error("nginx did not start");
+}
+
+test(skip ? `skipped: ${skip}` : "three instances behind nginx: deploys through the balancer are served on every connection", async () => {
+  if (skip) return;
+  const redis = await startRedis();
+  const instances: Instance[] = [];
+  let nginx: ChildProcess | undefined;
+  try {
+    for (let i = 0; i < 3; i++) instances.push(await startInstance({ redisUrl: redis.url }));
+    const dir = tempDir("svc-nginx-");
+    mkdirSync(join(dir, "logs"));
+    const port = await freePort();
+    nginx = await startNginx(readmeConfig(instances.map((i) => i.port), port, dir), dir, port);
+    const lb = `http://127.0.0.1:${port}`;
+
+    const servedEverywhere = async (expected: string) => {
+      // The deploying instance serves at once, the others within a moment: wait for 30 in a row.
+      const deadline = Date.now() + 15_000;
+      let streak = 0;
+      while (streak < 30) {
+        if (Date.now() > deadline) throw new Error(`not served as '${expected}' on every connection`);
+        streak = (await answerOf(lb, "greet")) === expected ? streak + 1 : 0;
+      }
+    };
+    assert.is((await deployTo(lb, "greet", taggedWrapper("hello"))).status, 200);
+    await servedEverywhere("hello");
+    for (const instance of instances) assert.is(await answerOf(instance.url, "greet"), "hello", "each instance serves it");
+    for (let i = 0; i < 6; i++) assert.is((await deployTo(lb, "greet", taggedWrapper("again"))).status, 409);
+    assert.is((await deployTo(lb, "greet", taggedWrapper("bonjour"), { overwrite: true })).status, 200);
+    await servedEverywhere("bonjour");
+    assert.is((await post(`${lb}/undeploy/greet`, {})).status, 200);
+    await servedEverywhere("#404");
+  } finally {
+    nginx?.kill("SIGKILL");
+    await stopAll(...instances);
+    await redis.stop();
+  }
+});
+
+test.run();
