@@ -2,7 +2,8 @@
  * @module YAML deploys: the `yaml` deploy source. The YAML's `inputs` map request fields to one or
  * more `component.socket` targets (a value fans out to all of them) and `outputs` map result names
  * to sockets; together they give the run schema, and the run answers with the declared output
- * names. Every declared input is required; a target claimed by two inputs is an error.
+ * names. Every declared input is required; a target claimed by two inputs is an error. An input
+ * whose target takes ByteStreams (`sources`) is filled from uploaded files (yaml-uploads.ts).
  */
 import * as v from "valibot";
 import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc";
@@ -10,6 +11,7 @@ import { PipelineError } from "./pipeline/errors.js";
 import type { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
 import { parseYaml, pipelineFromDocument, readPipelineDocument } from "./yaml.js";
+import { byteStreamOfUpload, takesFiles, uploadsSchema } from "./yaml-uploads.js";
 
 const IoSpec = v.object({
   inputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
@@ -36,12 +38,15 @@ export class YamlPipeline {
     private readonly inputs: ReadonlyMap<string, Target[]>,
     private readonly outputs: ReadonlyMap<string, Target>,
     private readonly tracer: Tracer,
+    /** The declared input that uploaded files feed, if any. */
+    private readonly filesInput?: string,
   ) {}
 
   async runApi(input: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
     const data: Record<string, Record<string, unknown>> = {};
     for (const [name, targets] of this.inputs) {
-      for (const t of targets) (data[t.component] ??= {})[t.socket] = input[name];
+      const value = name === this.filesInput ? (ctx.files ?? []).map(byteStreamOfUpload) : input[name];
+      for (const t of targets) (data[t.component] ??= {})[t.socket] = value;
     }
     const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
     const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span });
@@ -72,6 +77,7 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
   const inputs = new Map<string, Target[]>();
   const claimed = new Map<string, string>();
   const entries: Record<string, v.GenericSchema> = {};
+  let filesInput: string | undefined;
   for (const [name, spec] of declaredInputs) {
     const paths = [...new Set((Array.isArray(spec) ? spec : [spec]).filter((p) => p.includes(".")))];
     const targets = paths.map((p) => targetOf(pipeline, p, `Input '${name}' target`));
@@ -86,6 +92,13 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
     const socket = first ? pipeline.getComponent(first.component).inputSockets[first.socket] : undefined;
     if (first && !socket) throw bad(`Input '${name}' target '${first.component}.${first.socket}' is not an input of '${first.component}'.`);
     const connected = first && socket?.kind === "normal" && pipeline.sendersOf(first.component, first.socket).length > 0;
+    if (!connected && takesFiles(socket)) {
+      if (filesInput !== undefined) throw bad(`Declared inputs '${filesInput}' and '${name}' both take files; uploads can feed only one input (give it several targets instead).`);
+      filesInput = name;
+      entries.files = uploadsSchema(name, paths);
+      inputs.set(name, targets);
+      continue;
+    }
     const base = socket?.schema && !connected ? socket.schema : v.custom<unknown>((x) => x !== undefined, "a value is required");
     entries[name] = v.pipe(base, v.description(`Sent to ${paths.join(", ")}.`));
     inputs.set(name, targets);
@@ -105,11 +118,11 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
 
   return {
     description: request.description ?? (typeof doc.metadata?.description === "string" ? doc.metadata.description : request.name),
-    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer),
+    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer, filesInput),
     capabilities: { api: true, chat: false, response: false },
     inputSchema: v.object(entries),
     outputSchema: outputs.size ? v.object(outputEntries) : undefined,
     skipMcp: false,
-    requiresFiles: false,
+    requiresFiles: filesInput !== undefined,
   };
 }
