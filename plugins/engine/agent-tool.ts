@@ -10,8 +10,11 @@ import { ComponentTool, type ComponentToolInit } from "./component-tool.js";
 import type { Component } from "./component.js";
 import type { EngineRegistry } from "./registry.js";
 import type { JsonSchema } from "./tool.js";
+import { rememberCallableName } from "./callable-names.js";
 
 export const AGENT_TOOL_TYPE = "haystack.tools.agent_tool.AgentTool";
+/** The default `outputs_to_string` handler's name, as Haystack serializes it. */
+export const AGENT_RESULT_TO_STRING = "haystack.tools.agent_tool.agent_result_to_string";
 
 /** Mandatory Agent inputs the tool must supply besides `messages`, sorted by name. */
 function requiredParameters(agent: Component, inputsFromState: Record<string, string> | null | undefined): string[] {
@@ -27,6 +30,8 @@ export function agentResultToString(result: Record<string, unknown>): string {
   return text;
 }
 
+rememberCallableName(agentResultToString, AGENT_RESULT_TO_STRING);
+
 export interface AgentToolInit extends Omit<ComponentToolInit, "component"> {
   agent: Agent;
   name: string;
@@ -34,9 +39,6 @@ export interface AgentToolInit extends Omit<ComponentToolInit, "component"> {
 }
 
 export class AgentTool extends ComponentTool {
-  /** Whether `outputs_to_string` was given (the default handler is not serialized, as in Haystack). */
-  private readonly customOutputs: boolean;
-
   constructor(init: AgentToolInit) {
     if (!(init.agent instanceof Agent)) throw new TypeError(`The 'agent' parameter must be an instance of Agent. Got ${typeof init.agent} instead.`);
     if (!init.name || !init.description) throw new Error("AgentTool needs a name and a description.");
@@ -48,8 +50,7 @@ export class AgentTool extends ComponentTool {
       }
     }
     const { agent, ...rest } = init;
-    super({ ...rest, component: agent, outputs_to_string: init.outputs_to_string ?? { handler: (r) => agentResultToString(r as Record<string, unknown>) } });
-    this.customOutputs = !!init.outputs_to_string;
+    super({ ...rest, component: agent, outputs_to_string: init.outputs_to_string ?? { handler: agentResultToString as (value: unknown) => unknown } });
   }
 
   static override generatedParameters(agent: Component, inputsFromState: Record<string, string> | null): JsonSchema {
@@ -72,6 +73,6 @@ export class AgentTool extends ComponentTool {
 
   override toDict(registry?: EngineRegistry): { type: string; data: Record<string, unknown> } {
     const { component, ...rest } = this.serializedData(registry);
-    return { type: AGENT_TOOL_TYPE, data: { agent: component, ...rest, outputs_to_string: this.customOutputs ? rest.outputs_to_string : null } };
+    return { type: AGENT_TOOL_TYPE, data: { agent: component, ...rest } };
   }
 }

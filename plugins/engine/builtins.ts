@@ -33,6 +33,7 @@ import { AnthropicChatGenerator } from "./components/anthropic-chat-generator.js
 import { OpenAIResponsesChatGenerator } from "./components/openai-responses-chat-generator.js";
 import { SerperDevWebSearch } from "./components/serper-dev-web-search.js";
 import { PRINT_STREAMING_CHUNK, printStreamingChunk } from "./print-streaming-chunk.js";
+import { AGENT_RESULT_TO_STRING, agentResultToString } from "./agent-tool.js";
 import { EngineRegistry } from "./registry.js";
 
 export function createRegistry(): EngineRegistry {
@@ -73,5 +74,6 @@ export function createRegistry(): EngineRegistry {
   );
   registry.objects.register(InMemoryDocumentStore);
   registry.registerFunction(PRINT_STREAMING_CHUNK, (chunk: Parameters<typeof printStreamingChunk>[0]) => printStreamingChunk(chunk));
+  registry.registerFunction(AGENT_RESULT_TO_STRING, agentResultToString);
   return registry;
 }

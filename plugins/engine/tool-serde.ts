@@ -9,6 +9,7 @@ import { COMPONENT_TOOL_TYPE, ComponentTool } from "./component-tool.js";
 import type { EngineRegistry } from "./registry.js";
 import { Tool, TOOL_TYPE, type OutputsToString, type StateOutput } from "./tool.js";
 import type { Component } from "./component.js";
+import { rememberCallableName } from "./callable-names.js";
 
 const TOOLSET_TYPE = "haystack.tools.toolset.Toolset";
 const TYPES = new Set([TOOL_TYPE, COMPONENT_TOOL_TYPE, AGENT_TOOL_TYPE, TOOLSET_TYPE]);
@@ -26,7 +27,12 @@ export function toolFromDict(o: Record<string, unknown>, registry: EngineRegistr
   const data = o.data as Record<string, any>;
   if (o.type === TOOL_TYPE) return Tool.fromDict(o, registry);
   if (o.type === TOOLSET_TYPE) return ((data.tools ?? []) as unknown[]).flatMap((t) => resolve(t) as Tool | Tool[]);
-  const handler = (name: unknown) => (typeof name === "string" ? registry.getFunction(name) : undefined);
+  const handler = (name: unknown) => {
+    if (typeof name !== "string") return undefined;
+    const fn = registry.getFunction(name);
+    rememberCallableName(fn, name);
+    return fn;
+  };
   const withHandler = <T extends { handler?: unknown }>(entry: T | null | undefined) => (entry ? { ...entry, handler: handler(entry.handler) } : null);
   const outputsToState = data.outputs_to_state ? Object.fromEntries(Object.entries(data.outputs_to_state as Record<string, StateOutput>).map(([k, e]) => [k, withHandler(e) as StateOutput])) : null;
   const common = {

@@ -101,10 +101,7 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
     }
   }
 
-  /**
-   * The key is read at every run, never kept from construction. It is given to the SDK as a
-   * string: a key function would make the SDK send it as a bearer token, not as `x-api-key`.
-   */
+  /** The key is read at every run, never kept from construction; a new key gets a new client. */
   private connect(key: string): Anthropic {
     if (this.client?.key !== key) {
       const { timeout, max_retries } = this.initParameters;

@@ -48,7 +48,6 @@ export class OutputAdapter extends Component<v.InferOutput<typeof Init>> {
     } catch (error) {
       throw new Error(`Invalid Jinja template '${p.template}': ${(error as Error).message}`, { cause: error });
     }
-    if (p.unsafe) console.warn("Unsafe mode is enabled. This allows execution of arbitrary code in the Jinja template. Use this only if you trust the source of the template.");
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {

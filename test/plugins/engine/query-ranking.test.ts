@@ -157,4 +157,30 @@ connections: []
   assert.equal(loaded.getComponent("retriever").toDict().init_parameters.max_workers, 3);
 });
 
+test("Haystack's YAML for the rankers and the OutputAdapter loads and runs", async () => {
+  const yaml = `components:
+  litm:
+    type: haystack.components.rankers.lost_in_the_middle.LostInTheMiddleRanker
+    init_parameters: {word_count_threshold: null, top_k: 4}
+  grouping:
+    type: haystack.components.rankers.meta_field_grouping_ranker.MetaFieldGroupingRanker
+    init_parameters: {group_by: group, subgroup_by: null, sort_docs_by: split_id}
+  adapter:
+    type: haystack.components.converters.output_adapter.OutputAdapter
+    init_parameters:
+      template: '{{ documents | map(attribute="content") | list }}'
+      output_type: typing.List[str]
+      custom_filters: {}
+      unsafe: false
+connections:
+- {sender: grouping.documents, receiver: litm.documents}
+- {sender: litm.documents, receiver: adapter.documents}
+`;
+  const pipeline = loadPipelineYaml(yaml, createRegistry());
+  const input = ["a", "b", "c", "d", "e"].map((content, i) => new Document({ content, meta: { group: i % 2 ? "odd" : "even", split_id: 10 - i } }));
+  const result = await pipeline.run({ grouping: { documents: input } });
+  // grouping: even (e, c, a by split_id), odd (d, b); top 4 → e c a d; lost in the middle → e a d c
+  assert.equal(result.adapter!.output, ["e", "a", "d", "c"]);
+});
+
 test.run();

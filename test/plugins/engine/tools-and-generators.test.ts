@@ -205,9 +205,10 @@ test("AgentTool: the default schema, the inner agent's last text as the result, 
   const dict = research.toDict();
   assert.is(dict.type, "haystack.tools.agent_tool.AgentTool");
   assert.is((dict.data.agent as any).type, "haystack.components.agents.agent.Agent");
-  assert.is(dict.data.outputs_to_string, null);
+  assert.equal(dict.data.outputs_to_string, { handler: "haystack.tools.agent_tool.agent_result_to_string" });
   assert.ok(!("component" in dict.data));
-  const yaml = `components:\n  boss:\n    type: haystack.components.agents.agent.Agent\n    init_parameters:\n      chat_generator: ${JSON.stringify(llm().toDict())}\n      tools:\n      - ${JSON.stringify(dict)}\nconnections: []\n`;
+  // Newer Haystack writes required_variables '*', tool_concurrency_limit and friends on every Agent.
+  const yaml = `components:\n  boss:\n    type: haystack.components.agents.agent.Agent\n    init_parameters:\n      chat_generator: ${JSON.stringify(llm().toDict())}\n      required_variables: '*'\n      user_prompt: null\n      hooks: null\n      tool_concurrency_limit: 4\n      tool_streaming_callback_passthrough: false\n      tools:\n      - ${JSON.stringify(dict)}\nconnections: []\n`;
   const loaded = loadPipelineYaml(yaml, createRegistry()).getComponent("boss") as Agent;
   assert.ok(loaded.initParameters.tools[0] instanceof AgentTool);
   assert.throws(() => new AgentTool({ agent: researcher, name: "", description: "d" }), /needs a name/);
