@@ -8,8 +8,9 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import * as v from "valibot";
-import { Component, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { Component, selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
+import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
 import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
 import { chunkFromAnthropic, messageFromAnthropic, reasoningFromChunks, toAnthropicMessages } from "./anthropic-conversion.js";
@@ -72,16 +73,11 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
-    return {
-      messages: socket(v.union([v.array(v.instance(ChatMessage)), v.string()])),
-      streaming_callback: socket(v.nullable(v.function()), { default: null }),
-      generation_kwargs: socket(v.nullable(v.record(v.string(), v.unknown())), { default: null }),
-      tools: socket(v.nullable(v.array(v.unknown())), { default: null }),
-    };
+    return chatGeneratorInputs({ stringMessages: true });
   }
 
   protected outputSpecs(): Record<string, OutputSocketSpec> {
-    return { replies: output(v.array(v.instance(ChatMessage))) };
+    return chatGeneratorOutputs();
   }
 
   private get apiKey(): Secret {

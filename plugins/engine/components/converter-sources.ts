@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import mime from "mime-types";
 import * as v from "valibot";
-import type { ComponentContext } from "../component.js";
+import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
 import { normalizeMetadata } from "./html-to-document.js";
 
@@ -102,4 +102,17 @@ export async function convertSources(
 
 export function describe(source: Source): string {
   return typeof source === "string" ? source : `ByteStream(${String(source.meta.file_path ?? source.mimeType ?? `${source.data.length} bytes`)})`;
+}
+
+/** A converter's sockets: `sources` and `meta` in, `documents` out. */
+export abstract class SourcesConverter<P> extends Component<P> {
+  protected inputSpecs() {
+    return { sources: socket(SourcesSchema), meta: socket(MetaInputSchema, { default: null }) };
+  }
+
+  protected outputSpecs() {
+    return { documents: output(v.array(v.instance(Document))) };
+  }
+
+  abstract override run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext): Promise<{ documents: Document[] }>;
 }

@@ -9,9 +9,8 @@
 import MarkdownIt, { type MarkdownIt as Parser, type Token } from "markdown-it";
 import * as v from "valibot";
 import YAML from "yaml";
-import { Component, output, socket, type ComponentContext } from "../component.js";
-import { Document } from "../dataclasses/document.js";
-import { convertSources, describe, MetaInputSchema, SourcesSchema, type MetaInput, type Source } from "./converter-sources.js";
+import type { ComponentContext } from "../component.js";
+import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 import { decodeStrict } from "./text-file-to-document.js";
 
 
@@ -58,7 +57,7 @@ function renderPlain(tokens: Token[]): string {
   return out.trim();
 }
 
-export class MarkdownToDocument extends Component<v.InferOutput<typeof Init>> {
+export class MarkdownToDocument extends SourcesConverter<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.converters.markdown.MarkdownToDocument";
   static override readonly aliases = ["MarkdownToDocument"];
   static override readonly initSchema = Init;
@@ -69,14 +68,6 @@ export class MarkdownToDocument extends Component<v.InferOutput<typeof Init>> {
     super(init);
     this.parser = new MarkdownIt("commonmark");
     if (this.initParameters.table_to_single_line) this.parser.enable("table");
-  }
-
-  protected inputSpecs() {
-    return { sources: socket(SourcesSchema), meta: socket(MetaInputSchema, { default: null }) };
-  }
-
-  protected outputSpecs() {
-    return { documents: output(v.array(v.instance(Document))) };
   }
 
   async run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext) {

@@ -7,8 +7,9 @@
  * messages are the OpenAIChatGenerator's.
  */
 import * as v from "valibot";
-import { output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
+import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import type { StreamingChunk } from "../dataclasses/streaming-chunk.js";
 import { OpenAIBase, openAIBaseEntries } from "./openai-base.js";
 import { openAITools } from "./openai-conversion.js";
@@ -54,17 +55,11 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
-    return {
-      messages: socket(v.union([v.array(v.instance(ChatMessage)), v.string()])),
-      streaming_callback: socket(v.nullable(v.function()), { default: null }),
-      generation_kwargs: socket(v.nullable(v.record(v.string(), v.unknown())), { default: null }),
-      tools: socket(v.nullable(v.array(v.unknown())), { default: null }),
-      tools_strict: socket(v.nullable(v.boolean()), { default: null }),
-    };
+    return chatGeneratorInputs({ stringMessages: true, toolsStrict: true });
   }
 
   protected outputSpecs(): Record<string, OutputSocketSpec> {
-    return { replies: output(v.array(v.instance(ChatMessage))) };
+    return chatGeneratorOutputs();
   }
 
   /** OpenAI/MCP tool definitions (plain objects with a `type`) go as is; engine tools become function tools. */

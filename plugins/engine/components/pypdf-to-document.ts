@@ -8,9 +8,8 @@
  */
 import { extractText, getDocumentProxy } from "unpdf";
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
-import { Document } from "../dataclasses/document.js";
-import { convertSources, describe, MetaInputSchema, SourcesSchema, type MetaInput, type Source } from "./converter-sources.js";
+import type { ComponentContext } from "../component.js";
+import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 
 const Init = v.object({
   extraction_mode: v.optional(v.picklist(["plain", "layout"], "Unknown extraction mode. Supported modes are: ['plain', 'layout']"), "plain"),
@@ -37,18 +36,10 @@ async function pageLinks(pdf: PdfDocument, pageNumber: number, format: string): 
   }
 }
 
-export class PyPDFToDocument extends Component<v.InferOutput<typeof Init>> {
+export class PyPDFToDocument extends SourcesConverter<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.converters.pypdf.PyPDFToDocument";
   static override readonly aliases = ["PyPDFToDocument"];
   static override readonly initSchema = Init;
-
-  protected inputSpecs() {
-    return { sources: socket(SourcesSchema), meta: socket(MetaInputSchema, { default: null }) };
-  }
-
-  protected outputSpecs() {
-    return { documents: output(v.array(v.instance(Document))) };
-  }
 
   run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext) {
     return convertSources(inputs.sources, inputs.meta, ctx, this.initParameters.store_full_path, async (stream, source) => {

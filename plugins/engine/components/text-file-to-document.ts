@@ -3,9 +3,8 @@
  * Documents, decoded with `encoding` (a ByteStream's `meta.encoding` wins).
  */
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
-import { Document } from "../dataclasses/document.js";
-import { convertSources, MetaInputSchema, SourcesSchema, type MetaInput, type Source } from "./converter-sources.js";
+import type { ComponentContext } from "../component.js";
+import { convertSources, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 
 const Init = v.object({
   encoding: v.optional(v.string(), "utf-8"),
@@ -30,18 +29,10 @@ export function decodeStrict(data: Buffer, encoding: string): string {
   return decoder.decode(data);
 }
 
-export class TextFileToDocument extends Component<v.InferOutput<typeof Init>> {
+export class TextFileToDocument extends SourcesConverter<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.converters.txt.TextFileToDocument";
   static override readonly aliases = ["TextFileToDocument"];
   static override readonly initSchema = Init;
-
-  protected inputSpecs() {
-    return { sources: socket(SourcesSchema), meta: socket(MetaInputSchema, { default: null }) };
-  }
-
-  protected outputSpecs() {
-    return { documents: output(v.array(v.instance(Document))) };
-  }
 
   run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext) {
     const { encoding, store_full_path } = this.initParameters;

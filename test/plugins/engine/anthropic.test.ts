@@ -3,6 +3,8 @@ import * as assert from "uvu/assert";
 import { NOOP_TRACER } from "svc";
 import { Agent, ChatMessage, createRegistry, loadPipelineYaml, StreamingChunk, tool } from "svc/engine";
 import { AnthropicChatGenerator, resolveGenerationKwargs } from "../../../plugins/engine/components/anthropic-chat-generator.js";
+import { captureStdout } from "../../helpers/stdout.js";
+import { rejects } from "../../helpers/rejects.js";
 import { startAnthropicFixture, type AnthropicFixture } from "../../fixtures/anthropic-server.js";
 
 let server: AnthropicFixture;
@@ -107,20 +109,8 @@ test("an Agent loops tools through Anthropic", async () => {
 
 test("errors: the API's message, a missing key, generation kwargs shortcuts", async () => {
   server.script({ status: 529, error: { type: "overloaded_error", message: "Overloaded" } });
-  let error: any;
-  try {
-    await make({ max_retries: 0 }).run({ messages: [ChatMessage.fromUser("x")] }, ctx());
-  } catch (e) {
-    error = e;
-  }
-  assert.match(String(error?.message), /AnthropicChatGenerator 'llm': the Anthropic API answered 529: Overloaded/);
-  error = undefined;
-  try {
-    await make({ api_key: { type: "env_var", env_vars: ["NO_SUCH_ANTHROPIC_KEY"], strict: false } }).run({ messages: [ChatMessage.fromUser("x")] }, ctx());
-  } catch (e) {
-    error = e;
-  }
-  assert.match(String(error?.message), /has no Anthropic API key: set the environment variable NO_SUCH_ANTHROPIC_KEY/);
+  await rejects(() => make({ max_retries: 0 }).run({ messages: [ChatMessage.fromUser("x")] }, ctx()), /AnthropicChatGenerator 'llm': the Anthropic API answered 529: Overloaded/);
+  await rejects(() => make({ api_key: { type: "env_var", env_vars: ["NO_SUCH_ANTHROPIC_KEY"], strict: false } }).run({ messages: [ChatMessage.fromUser("x")] }, ctx()), /has no Anthropic API key: set the environment variable NO_SUCH_ANTHROPIC_KEY/);
   assert.equal(resolveGenerationKwargs({ parallel_tool_use: false, thinking_budget_tokens: 2000 }), { tool_choice: { type: "auto", disable_parallel_tool_use: true }, thinking: { type: "enabled", budget_tokens: 2000 } });
   assert.equal(resolveGenerationKwargs({ adaptive_thinking_effort: "high", tool_choice_type: "any" }), { tool_choice: { type: "any" }, thinking: { type: "adaptive" }, output_config: { effort: "high" } });
   assert.throws(() => resolveGenerationKwargs({ parallel_tool_use: true, disable_parallel_tool_use: true }), /Cannot set both/);
@@ -143,19 +133,11 @@ test("YAML as Haystack writes it: secret, streaming callback by import path, to_
 connections: []
 `;
   const pipeline = loadPipelineYaml(yaml, createRegistry());
-  const written: string[] = [];
-  const original = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((s: string) => (written.push(String(s)), true)) as typeof process.stdout.write;
-  let result;
-  try {
-    result = await pipeline.run({ llm: { messages: [ChatMessage.fromUser("printed")] } });
-  } finally {
-    process.stdout.write = original;
-  }
+  const { result, written } = await captureStdout(() => pipeline.run({ llm: { messages: [ChatMessage.fromUser("printed")] } }));
   assert.is((result.llm!.replies as ChatMessage[])[0]!.text, "printed");
   assert.is(server.requests.at(-1)!.body.max_tokens, 50);
   // Anthropic starts a block before its text, so no [ASSISTANT] header (as with Haystack).
-  assert.is(written.join(""), "printed\n\n");
+  assert.is(written, "printed\n\n");
   const dict = pipeline.getComponent("llm").toDict();
   assert.equal(dict.init_parameters.api_key, { type: "env_var", env_vars: ["ANTHROPIC_API_KEY"], strict: true });
   assert.is(dict.init_parameters.streaming_callback, "haystack.components.generators.utils.print_streaming_chunk");

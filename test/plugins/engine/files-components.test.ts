@@ -14,19 +14,10 @@ import { DocumentCleaner } from "../../../plugins/engine/components/document-cle
 import { guessMimeType } from "../../../plugins/engine/components/converter-sources.js";
 import enginePlugin, { createRegistry, loadPipelineYaml } from "svc/engine";
 import { withPipelineKernel } from "../../helpers/pipelines.js";
+import { rejects } from "../../helpers/rejects.js";
 
 const warnings: string[] = [];
 const ctx = () => ({ name: "x", signal: new AbortController().signal, tracer: NOOP_TRACER, log: { warn: (m: string) => warnings.push(m) } as any });
-
-async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.match(String((error as Error).message ?? error), pattern);
-    return;
-  }
-  assert.unreachable(`expected a rejection matching ${pattern}`);
-}
 
 let dir = "";
 test.before(async () => {
@@ -70,7 +61,7 @@ test("TextFileToDocument: paths and ByteStreams, meta merge, file_path shortened
   // Bytes that are not UTF-8 are a conversion failure (skipped), not mojibake.
   const bad = await new TextFileToDocument().run({ sources: [new ByteStream(Buffer.from([0xff, 0xfe, 0x41]))] }, ctx());
   assert.is(bad.documents.length, 0);
-  await rejects(new TextFileToDocument().run({ sources: [path], meta: [{}, {}] }, ctx()), /length of the metadata list/);
+  await rejects(() => new TextFileToDocument().run({ sources: [path], meta: [{}, {}] }, ctx()), /length of the metadata list/);
 });
 
 test("TextFileToDocument: the Document id is Haystack's for the same content and meta", async () => {
@@ -157,7 +148,7 @@ test("FileTypeRouter: meta turns sources into ByteStreams; raise_on_failure; bad
   assert.ok(stream instanceof ByteStream);
   assert.equal(stream.meta, { file_path: txt, lang: "en" });
   assert.is(stream.toString(), "hello");
-  await rejects(new FileTypeRouter({ mime_types: ["text/plain"], raise_on_failure: true }).run({ sources: [joinPath(dir, "none.txt")] }, ctx()), /File not found/);
+  await rejects(() => new FileTypeRouter({ mime_types: ["text/plain"], raise_on_failure: true }).run({ sources: [joinPath(dir, "none.txt")] }, ctx()), /File not found/);
   assert.throws(() => new FileTypeRouter({ mime_types: [] }), /cannot be empty/);
   assert.throws(() => new FileTypeRouter({ mime_types: ["text/(plain"] }), /Invalid MIME type or regex pattern 'text\/\(plain'/);
 });

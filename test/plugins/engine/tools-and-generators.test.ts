@@ -5,6 +5,8 @@ import { Agent, AgentTool, ChatMessage, ComponentTool, createRegistry, Document,
 import { SerperDevWebSearch } from "../../../plugins/engine/components/serper-dev-web-search.js";
 import { OpenAIResponsesChatGenerator, resolveResponsesKwargs } from "../../../plugins/engine/components/openai-responses-chat-generator.js";
 import { snakeCaseName } from "../../../plugins/engine/component-tool.js";
+import { captureStdout } from "../../helpers/stdout.js";
+import { rejects } from "../../helpers/rejects.js";
 import { startOpenAIFixture, type OpenAIFixture } from "../../fixtures/openai-server.js";
 import { startResponsesFixture, type ResponsesFixture } from "../../fixtures/openai-responses-server.js";
 import { startSerperFixture, type SerperFixture } from "../../fixtures/serper-server.js";
@@ -68,20 +70,9 @@ test("SerperDevWebSearch: request, documents in Haystack's order and shape, link
 });
 
 test("SerperDevWebSearch: a wrong key is Serper's 403, named; a missing key is an error", async () => {
-  let error: any;
-  try {
-    await new SerperDevWebSearch({ api_key: { type: "env_var", env_vars: ["WRONG_SERPER"], strict: false } }).run({ query: "q" }, ctx());
-  } catch (e) {
-    error = e;
-  }
-  assert.match(String(error?.message), /API key cannot be `None`/);
+  await rejects(() => new SerperDevWebSearch({ api_key: { type: "env_var", env_vars: ["WRONG_SERPER"], strict: false } }).run({ query: "q" }, ctx()), /API key cannot be `None`/);
   setEnv("WRONG_SERPER", "nope");
-  try {
-    await new SerperDevWebSearch({ api_key: { type: "env_var", env_vars: ["WRONG_SERPER"], strict: true } }).run({ query: "q" }, ctx());
-  } catch (e) {
-    error = e;
-  }
-  assert.is(error?.name, "SerperDevError");
+  const error = await rejects(() => new SerperDevWebSearch({ api_key: { type: "env_var", env_vars: ["WRONG_SERPER"], strict: true } }).run({ query: "q" }, ctx()), /SerperDevError/);
   assert.match(String(error?.message), /HTTP 403 .* Response: .*Unauthorized/);
 });
 
@@ -167,22 +158,14 @@ test("an Agent's ComponentTool loads from Haystack's YAML and runs; the dump kee
   serper.answer(SERPER_ANSWER);
   const pipeline = loadPipelineYaml(agentYaml(openai.url), createRegistry());
   openai.script([{ toolCalls: [{ id: "call_1", name: "web_search", arguments: { query: "Olivia Wilde" } }] }, { content: "Done." }]);
-  const original = process.stdout.write.bind(process.stdout);
-  const printed: string[] = [];
-  process.stdout.write = ((s: string) => (printed.push(String(s)), true)) as typeof process.stdout.write;
-  let result;
-  try {
-    result = await pipeline.run({ agent: { messages: [ChatMessage.fromUser("Who?")] } });
-  } finally {
-    process.stdout.write = original;
-  }
+  const { result, written } = await captureStdout(() => pipeline.run({ agent: { messages: [ChatMessage.fromUser("Who?")] } }));
   assert.is((result.agent!.last_message as ChatMessage).text, "Done.");
   const sentTools = openai.requests.at(-2)!.body.tools;
   assert.equal(sentTools[0].function.name, "web_search");
   assert.equal(sentTools[0].function.parameters.required, ["query"]);
   const toolMessage = openai.requests.at(-1)!.body.messages.find((m: any) => m.role === "tool");
   assert.is(toolMessage.content, JSON.stringify(["https://en.wikipedia.org/wiki/Olivia_Wilde", "https://news.example.com/a"]));
-  assert.match(printed.join(""), /\[TOOL CALL\]\nTool: web_search/);
+  assert.match(written, /\[TOOL CALL\]\nTool: web_search/);
   const dumped = dumpPipelineYaml(pipeline);
   assert.match(dumped, /type: haystack\.tools\.component_tool\.ComponentTool/);
   assert.match(dumped, /streaming_callback: haystack\.components\.generators\.utils\.print_streaming_chunk/);
@@ -256,13 +239,8 @@ test("OpenAIResponsesChatGenerator: streaming events, the reply rebuilt; an Agen
   assert.is(out.last_message.text, "Sunny.");
   assert.equal(responses.requests.at(-1)!.body.input.at(-1), { type: "function_call_output", call_id: "call_9", output: [{ type: "input_text", text: "sun in Rome" }] });
   responses.script({ status: 429, error: { message: "Rate limit reached", type: "rate_limit_error" } });
-  let error: any;
-  try {
-    await new OpenAIResponsesChatGenerator({ api_key: { type: "env_var", env_vars: ["TEST_OPENAI_KEY"] }, api_base_url: responses.url, max_retries: 0 }).run({ messages: "x" }, ctx("llm"));
-  } catch (e) {
-    error = e;
-  }
-  assert.match(String(error?.message), /OpenAIResponsesChatGenerator 'llm': the OpenAI API answered 429: Rate limit reached/);
+  const llmNoRetry = new OpenAIResponsesChatGenerator({ api_key: { type: "env_var", env_vars: ["TEST_OPENAI_KEY"] }, api_base_url: responses.url, max_retries: 0 });
+  await rejects(() => llmNoRetry.run({ messages: "x" }, ctx("llm")), /OpenAIResponsesChatGenerator 'llm': the OpenAI API answered 429: Rate limit reached/);
 });
 
 test.run();
