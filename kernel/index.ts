@@ -60,7 +60,8 @@ export {
 export { OperatorAccess, isLoopbackBind } from "./operator-access/operator-access.js";
 export { bearerToken, tokensEqual } from "./operator-access/bearer.js";
 export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from "./hooks/deploy-hook.js";
-export { RequestContext, contextOf } from "./http/context.js";
+export { RequestContext, contextOf, SHUTDOWN_MESSAGE, type AbortCause } from "./http/context.js";
+export { createHttpServer, type ServerTimeouts } from "./http/server.js";
 export { requestState, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
 export { untilAborted } from "./http/until-aborted.js";

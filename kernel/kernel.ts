@@ -2,7 +2,7 @@
  * @module The Kernel: owns the container, the hook points, the pipeline registry and the HTTP
  * app; boots plugins; serves standalone (`listen`/`close`) or inside a host's server (`handler`).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createContainer, type DependencyContainer } from "./container.js";
 import { kernelErrors } from "./errors.js";
@@ -11,6 +11,7 @@ import { defaultPolicies, type AccessDecision, type AccessRequest } from "./hook
 import type { StreamInfo } from "./hooks/stream-hook.js";
 import type { Tracer } from "./hooks/tracer.js";
 import { HttpApp } from "./http/app.js";
+import { createHttpServer } from "./http/server.js";
 import { Logger } from "./logger.js";
 import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
 import { PluginHost } from "./plugin-host.js";
@@ -126,7 +127,7 @@ export class Kernel {
   /** Serves on `port`/`host` (defaults from settings); resolves once listening. */
   async listen(options: { port?: number; host?: string } = {}): Promise<AddressInfo> {
     if (this.httpServer) throw kernelErrors.alreadyListening();
-    const server = createServer(this.handler);
+    const server = createHttpServer(this.handler, this.settings);
     this.httpServer = server;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

@@ -1,13 +1,21 @@
 /**
- * @module Loads user modules (plugins, and later pipeline wrappers) written in TypeScript or
- * JavaScript at run time with jiti. `svc` and its subpath exports resolve to this very package from
- * any directory, so user code shares the kernel's module instances; so does `valibot`, which
- * wrappers use for their schemas.
+ * @module Loads user modules (plugins and pipeline wrappers) written in TypeScript or JavaScript at
+ * run time with jiti. `svc` and its subpath exports resolve to this very package from any
+ * directory, so user code shares the kernel's module instances; so does `valibot`, which wrappers
+ * use for their schemas.
+ *
+ * Compiled modules are cached in `<cache dir>/svc/compiled`, a folder private to the current user
+ * (0700, owned by them, checked): a cached file is run as the service's own code, so no one else
+ * may write there (jiti's default, a shared folder under /tmp, lets any local user plant one). When
+ * that folder cannot be made private, modules are compiled in memory. The cache is kept to a bounded
+ * number of files, the least recently written going first.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createJiti } from "jiti";
+import { cacheDir, SERVICE_DIR_NAME } from "./operator-access/credential-file.js";
+import { ensurePrivateDirSync } from "./private-dir.js";
 
 export interface ModuleLoaderOptions {
   /** Resolve bare specifiers relative to this directory. */
@@ -64,9 +72,37 @@ function fixedAliases(): Record<string, string> {
   });
 }
 
+/** Cached compiled files kept at most; beyond it the oldest quarter is removed. */
+export const COMPILE_CACHE_LIMIT = 400;
+
+/** The private compile cache, or false (compile in memory) when it cannot be made private. */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | false {
+  const dir = join(cacheDir(env), SERVICE_DIR_NAME, "compiled");
+  return ensurePrivateDirSync(dir) === undefined ? dir : false;
+}
+
+/** Keeps the cache under its limit: redeploys from new folders each leave a file behind. */
+export function pruneCompileCache(dir: string, limit = COMPILE_CACHE_LIMIT): void {
+  try {
+    const files = readdirSync(dir);
+    if (files.length <= limit) return;
+    const byAge = files
+      .map((name) => ({ path: join(dir, name), mtime: statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+      .sort((a, b) => a.mtime - b.mtime);
+    for (const file of byAge.slice(0, files.length - Math.floor(limit * 0.75))) rmSync(file.path, { force: true });
+  } catch {
+    // another process pruning at the same time, or the folder gone: nothing to do
+  }
+}
+
 export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
   const base = pathToFileURL(join(options.cwd ?? process.cwd(), "__svc_loader__.js")).href;
   const alias = { ...rootAliases(options.roots ?? []), ...fixedAliases() };
-  const jiti = createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true });
-  return (specifier) => jiti.import(specifier);
+  const fsCache = compileCacheDir();
+  const jiti = createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true, fsCache });
+  return async (specifier) => {
+    const module = await jiti.import(specifier);
+    if (fsCache) pruneCompileCache(fsCache);
+    return module;
+  };
 }

@@ -96,6 +96,26 @@ export const settingFields = {
     default: 25 * 1024 * 1024,
     help: "Largest single uploaded file; larger files get 413.",
   }),
+  maxJsonDepth: field(integer(1, 10_000), {
+    env: "SERVICE_MAX_JSON_DEPTH",
+    default: 100,
+    help: "Deepest nesting of objects and arrays a JSON body may have; deeper bodies get 400.",
+  }),
+  headersTimeout: field(decimal(0.1, 3600), {
+    env: "SERVICE_HEADERS_TIMEOUT",
+    default: 20,
+    help: "Seconds a client may take to send a request's line and headers; slower requests get 408 and are closed.",
+  }),
+  bodyTimeout: field(decimal(0.1, 3600), {
+    env: "SERVICE_BODY_TIMEOUT",
+    default: 30,
+    help: "Seconds a request body may pause while it arrives; a stalled body gets 408 and its connection is closed. Long responses and streams are not affected.",
+  }),
+  keepAliveTimeout: field(decimal(0, 3600), {
+    env: "SERVICE_KEEP_ALIVE_TIMEOUT",
+    default: 5,
+    help: "Seconds an idle keep-alive connection stays open between requests (behind a load balancer, set it above the balancer's idle time-out).",
+  }),
   corsAllowOrigins: field(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",
     default: [],

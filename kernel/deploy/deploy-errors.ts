@@ -6,6 +6,17 @@ import { HttpError, messageOf } from "../errors.js";
 
 const bad = (message: string, cause?: unknown) => new HttpError(400, message, { cause });
 
+/**
+ * A load failure as the client sees it: the cause without Node's require stack, and paths inside
+ * the pipeline folder relative to it. The full text (absolute paths, stack) goes to the log, and to
+ * the client only with SERVICE_SHOW_TRACEBACKS.
+ */
+export function loadFailureText(cause: unknown, dir?: string): string {
+  let text = messageOf(cause).split(/\n\s*Require stack:/)[0]!.trim();
+  if (dir) text = text.split(dir.endsWith("/") ? dir : `${dir}/`).join("");
+  return text;
+}
+
 export const deployErrors = {
   invalidName: (name: string, reason: string) => bad(`Invalid pipeline name '${name}': ${reason}`),
   invalidPath: (path: string, reason: string) => bad(`Invalid file path '${path}': ${reason}`),
@@ -13,7 +24,7 @@ export const deployErrors = {
   tooManyFiles: (count: number, max: number) => bad(`Too many files: ${count} (at most ${max}).`),
   symlink: (path: string) => bad(`Refusing to write through a symlink: ${path}`),
   missingWrapper: (files: readonly string[]) => bad(`Missing required file: ${files.join(" or ")}`),
-  loadFailed: (name: string, cause: unknown) => bad(`Failed to load pipeline '${name}': ${messageOf(cause)}`, cause),
+  loadFailed: (name: string, cause: unknown, dir?: string) => bad(`Failed to load pipeline '${name}': ${loadFailureText(cause, dir)}`, cause),
   noWrapperClass: (name: string) => bad(`Failed to load pipeline '${name}': its pipeline_wrapper does not export a 'PipelineWrapper' class`),
   setupParameters: () => bad("PipelineWrapper.setup() must take no parameters"),
   noRunMethod: () => bad("At least one of runApi, runChatCompletion or runResponse must be implemented"),

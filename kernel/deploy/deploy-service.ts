@@ -5,7 +5,7 @@
  * entry; a failure anywhere leaves disk and registry as they were. Work on one name is serialized.
  */
 import { readFile, rm } from "node:fs/promises";
-import { HttpError } from "../errors.js";
+import { HttpError, messageOf } from "../errors.js";
 import type { DeployHook } from "../hooks/deploy-hook.js";
 import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
@@ -129,7 +129,10 @@ export class DeployService {
     } catch (error) {
       await staged.installed?.rollback();
       if (staged.tempDir) await rm(staged.tempDir, { recursive: true, force: true });
-      throw error instanceof HttpError ? error : deployErrors.loadFailed(name, error);
+      const failure = error instanceof HttpError ? error : deployErrors.loadFailed(name, error);
+      // The client gets the short cause; the log keeps the whole of it (paths, require stack).
+      this.log.warn(`Deploy of '${name}' failed: ${messageOf(failure.cause ?? failure)}`);
+      throw failure;
     }
 
     const { dispose, ...rest } = loaded;

@@ -28,6 +28,8 @@ export function checkRelativePath(path: unknown): string {
   const p = String(path ?? "");
   if (p === "") throw deployErrors.invalidPath(p, "empty");
   if (p.length > MAX_PATH) throw deployErrors.invalidPath(p.slice(0, 40) + "…", `longer than ${MAX_PATH} characters`);
+  // A lone surrogate is no character: the file system would store U+FFFD, another name.
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(p)) throw deployErrors.invalidPath(p, "not valid Unicode (a lone surrogate)");
   if (/[\u0000-\u001f\\:*?"<>|]/.test(p)) throw deployErrors.invalidPath(p, "contains a control character or one of \\ : * ? \" < > |");
   if (p.startsWith("/") || /^[A-Za-z]:/.test(p)) throw deployErrors.invalidPath(p, "absolute paths are not allowed");
   if (p.split("/").includes("..")) throw deployErrors.invalidPath(p, "'..' is not allowed");

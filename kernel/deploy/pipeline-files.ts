@@ -59,11 +59,11 @@ export class PipelineFiles {
     const staging = await mkdtemp(join(this.root, `${HIDDEN}staging-${name}-`));
     try {
       await writeTree(staging, files);
+      return await this.swap(name, staging, target);
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
       throw error;
     }
-    return this.swap(name, staging, target);
   }
 
   /** Writes `<root>/<name>.yml` through the same staging and swap. */
@@ -71,16 +71,33 @@ export class PipelineFiles {
     await this.ensureRoot();
     const target = this.yamlOf(name);
     await refuseSymlink(target);
-    const staging = join(await mkdtemp(join(this.root, `${HIDDEN}staging-${name}-`)), `${name}.yml`);
-    await writeFile(staging, text);
-    const installed = await this.swap(name, staging, target);
-    return { ...installed, commit: async () => (await installed.commit(), rm(dirname(staging), { recursive: true, force: true })) };
+    const stagingDir = await mkdtemp(join(this.root, `${HIDDEN}staging-${name}-`));
+    const removeStaging = () => rm(stagingDir, { recursive: true, force: true });
+    let installed: Installed;
+    try {
+      const staging = join(stagingDir, `${name}.yml`);
+      await writeFile(staging, text);
+      installed = await this.swap(name, staging, target);
+    } catch (error) {
+      await removeStaging();
+      throw error;
+    }
+    return {
+      path: installed.path,
+      commit: async () => (await installed.commit(), removeStaging()),
+      rollback: async () => (await installed.rollback(), removeStaging()),
+    };
   }
 
   /** Writes files to a private temporary folder (deploys that do not save). */
   async tempFolder(name: string, files: FileMap): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), `svc-${name}-`));
-    await writeTree(dir, files);
+    try {
+      await writeTree(dir, files);
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
     return dir;
   }
 

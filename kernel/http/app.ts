@@ -14,7 +14,7 @@ import type { Settings } from "../settings.js";
 import type { AccessScope, AccessRequest, AccessDecision } from "../hooks/auth-hook.js";
 import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
-import { rebindingGuard } from "./guard.js";
+import { crossSiteGuard, rebindingGuard } from "./guard.js";
 import { sendError } from "./send.js";
 
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
@@ -72,14 +72,20 @@ export class HttpApp {
   private readonly index: Polka = polka();
   private readonly cors: Cors;
   private readonly guard: (req: IncomingMessage) => string | undefined;
+  private readonly crossSite: (req: IncomingMessage) => string | undefined;
 
   constructor(private readonly options: HttpAppOptions) {
     const { settings, log } = options;
     const reporting = { log, showTracebacks: settings.showTracebacks };
     this.cors = new Cors(settings.corsAllowOrigins);
     this.guard = rebindingGuard(settings.host, (origin) => this.cors.allows(origin));
+    this.crossSite = crossSiteGuard((origin) => this.cors.allows(origin));
     this.app = polka({
-      onError: (err, _req, res) => sendError(res, err, reporting),
+      onError: (err, req, res) => {
+        // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.
+        if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
+        sendError(res, err, reporting);
+      },
       onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting),
     });
     this.app.use(this.front);
@@ -114,10 +120,14 @@ export class HttpApp {
   /** Stops taking new work and waits up to `graceMs` for live requests; then aborts the rest. */
   async drain(graceMs: number): Promise<void> {
     this.closing = true;
-    for (const c of this.inflight) if (c.lasting) c.abort("server shutting down");
+    for (const c of this.inflight) {
+      // Answers still to come close their connection, so no client sends another request on it.
+      if (!c.res.headersSent) c.res.setHeader("connection", "close");
+      if (c.lasting) c.abort("shutdown");
+    }
     if (await this.waitIdle(graceMs)) return;
     this.options.log.warn(`Aborting ${this.inflight.size} request(s) still running after the grace period`);
-    for (const c of this.inflight) c.abort("server shutting down");
+    for (const c of this.inflight) c.abort("shutdown");
     await this.waitIdle(1000);
   }
 
@@ -143,7 +153,9 @@ export class HttpApp {
     if (this.closing) res.setHeader("connection", "close");
     res.on("close", () => {
       this.inflight.delete(c);
-      if (!res.writableFinished) c.abort("client disconnected");
+      if (!res.writableFinished) c.abort("client");
+      // A keep-alive connection whose answer was under way when shutdown began: close it now.
+      else if (this.closing) req.socket.end();
       if (log.enabled("DEBUG")) {
         log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {
           ms: Math.round((performance.now() - c.startedAt) * 10) / 10,
@@ -152,7 +164,7 @@ export class HttpApp {
       }
       if (this.inflight.size === 0) this.idle?.();
     });
-    const refused = this.guard(req);
+    const refused = this.guard(req) ?? this.crossSite(req);
     if (refused) throw new HttpError(403, refused);
     if (this.cors.apply(req, res)) return;
     return next();

@@ -1,11 +1,44 @@
 /**
- * @module Reading a request body under a size limit: over the limit is a 413, decided from
- * Content-Length before reading when it is declared.
+ * @module Reading a request body under a size limit and an idle time-out: over the limit is a 413,
+ * decided from Content-Length before reading when it is declared; a body that stops arriving for
+ * longer than the time-out is a 408 that closes the connection.
  */
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "../errors.js";
+import { parseBoundedJson } from "./json-bounds.js";
 
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export interface BodyLimits {
+  readonly maxBytes: number;
+  /** Longest pause between two pieces of the body. */
+  readonly idleMs: number;
+}
+
+/** The 408 for a body that stalled; the connection closes, as the rest of the body is unknown. */
+export function bodyStalled(idleMs: number): HttpError {
+  return new HttpError(408, `The request body stalled: nothing arrived for ${idleMs / 1000} s (SERVICE_BODY_TIMEOUT).`, {
+    headers: { connection: "close" },
+  });
+}
+
+/**
+ * Calls `onStall` when `req` is incomplete and has received nothing for `idleMs`. One timer per
+ * body, re-armed only when it fires after progress: no timer work per chunk.
+ */
+export function watchBodyProgress(req: IncomingMessage, idleMs: number, onStall: () => void): () => void {
+  let seen = req.socket?.bytesRead ?? 0;
+  let timer: NodeJS.Timeout;
+  const check = () => {
+    if (req.complete) return;
+    const now = req.socket?.bytesRead ?? 0;
+    if (now === seen) return onStall();
+    seen = now;
+    timer = setTimeout(check, idleMs);
+  };
+  timer = setTimeout(check, idleMs);
+  return () => clearTimeout(timer);
+}
+
+export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: BodyLimits): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   // Plain listeners rather than an async iterator: this is on every request's path. Stopping early
@@ -14,7 +47,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const chunks: Buffer[] = [];
     let size = 0;
     const settle = (error?: Error) => {
-      req.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      stopWatching();
+      req.off("data", onData).off("end", onEnd).off("error", onClose).off("close", onClose);
       if (error) reject(error);
       else resolve(Buffer.concat(chunks, size));
     };
@@ -24,18 +58,19 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       else chunks.push(chunk);
     };
     const onEnd = () => settle();
-    const onClose = () => settle(new HttpError(400, "The request body ended early."));
-    req.on("data", onData).on("end", onEnd).on("error", settle).on("close", onClose);
+    const onClose = () => settle(bodyEndedEarly());
+    const stopWatching = watchBodyProgress(req, idleMs, () => settle(bodyStalled(idleMs)));
+    req.on("data", onData).on("end", onEnd).on("error", onClose).on("close", onClose);
   });
 }
 
-export function parseJson(raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(raw.toString("utf8"));
-  } catch (error) {
-    throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`);
-  }
+export function parseJson(raw: Buffer, maxDepth: number): unknown {
+  return parseBoundedJson(raw.toString("utf8"), maxDepth);
+}
+
+/** The client went away (or the connection broke) before the whole body arrived. */
+export function bodyEndedEarly(): HttpError {
+  return new HttpError(400, "The request body ended early: the client disconnected.");
 }
 
 function tooLarge(limit: number): HttpError {

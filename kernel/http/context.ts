@@ -9,6 +9,7 @@ import type * as v from "valibot";
 import type { Logger } from "../logger.js";
 import { parseOr400 } from "../validation.js";
 import { parseJson, readBody } from "./body.js";
+import { parseBoundedJson } from "./json-bounds.js";
 import { readMultipart, type MultipartForm } from "./multipart.js";
 import { requestState, type RequestState } from "./request-state.js";
 import { sendJson } from "./send.js";
@@ -16,12 +17,23 @@ import { SseWriter } from "./sse.js";
 
 export interface ContextLimits {
   readonly maxBodyBytes: number;
+  /** Seconds a request body may pause before the request is answered 408. */
+  readonly bodyTimeout: number;
+  readonly maxJsonDepth: number;
   readonly maxUploadBytes: number;
   readonly maxUploadFileBytes: number;
   readonly sseHeartbeatMs: number;
 }
 
 const CONTEXT = Symbol("svc.requestContext");
+
+/** Who ended a request early: the client by leaving, or the server by shutting down. */
+export type AbortCause = "client" | "shutdown";
+
+const ABORT_MESSAGES: Record<AbortCause, string> = { client: "client disconnected", shutdown: "server shutting down" };
+
+/** What a stream cut by shutdown tells its client in its final error event. */
+export const SHUTDOWN_MESSAGE = "The server is shutting down: the answer was cut short.";
 
 export class RequestContext {
   readonly state: RequestState;
@@ -53,8 +65,21 @@ export class RequestContext {
     return this.controller.signal;
   }
 
-  abort(reason: string): void {
-    if (!this.controller.signal.aborted) this.controller.abort(new Error(reason));
+  /** Why the request was aborted, if it was. */
+  private abortedBy?: AbortCause;
+
+  abort(cause: AbortCause): void {
+    if (this.controller.signal.aborted) return;
+    this.abortedBy = cause;
+    this.controller.abort(new Error(ABORT_MESSAGES[cause]));
+  }
+
+  /**
+   * True when shutdown gave up on this request: a stream then ends so the client can tell it was
+   * cut (an error event, or a broken connection), not as if the answer were complete.
+   */
+  get shutdown(): boolean {
+    return this.abortedBy === "shutdown";
   }
 
   get params(): Record<string, string> {
@@ -67,19 +92,28 @@ export class RequestContext {
 
   /** The raw body, read once, limited to the configured size (413 beyond). */
   body(): Promise<Buffer> {
-    return (this.bodyRead ??= readBody(this.req, this.limits.maxBodyBytes));
+    return (this.bodyRead ??= readBody(this.req, { maxBytes: this.limits.maxBodyBytes, idleMs: this.limits.bodyTimeout * 1000 }));
   }
 
-  /** The JSON body (400 when malformed), validated by `schema` when given (400 naming the fields). */
+  /**
+   * The JSON body (400 when malformed, nested too deeply or holding a number too large), validated
+   * by `schema` when given (400 naming the fields).
+   */
   async json<T = unknown>(schema?: v.GenericSchema<unknown, T>): Promise<T> {
-    const value = parseJson(await this.body());
+    const value = parseJson(await this.body(), this.limits.maxJsonDepth);
     return schema ? parseOr400(schema, value) : (value as T);
+  }
+
+  /** JSON text from elsewhere in the request (a form field), under the same bounds as the body. */
+  parseJson(text: string): unknown {
+    return parseBoundedJson(text, this.limits.maxJsonDepth);
   }
 
   /** A `multipart/form-data` body (415 otherwise), under the upload limits (413 beyond). */
   form(fileField = "files"): Promise<MultipartForm> {
-    const { maxUploadBytes, maxUploadFileBytes } = this.limits;
-    return readMultipart(this.req, { maxTotalBytes: maxUploadBytes, maxFileBytes: maxUploadFileBytes, maxFiles: 1000 }, fileField);
+    const { maxUploadBytes, maxUploadFileBytes, bodyTimeout } = this.limits;
+    const limits = { maxTotalBytes: maxUploadBytes, maxFileBytes: maxUploadFileBytes, maxFiles: 1000, idleMs: bodyTimeout * 1000 };
+    return readMultipart(this.req, limits, fileField);
   }
 
   send(status: number, body: unknown, headers?: Record<string, string>): void {

@@ -5,12 +5,15 @@
 import type { IncomingMessage } from "node:http";
 import { Busboy } from "@fastify/busboy";
 import { HttpError } from "../errors.js";
+import { bodyStalled, watchBodyProgress } from "./body.js";
 import { UploadedFile } from "../wrapper/uploaded-file.js";
 
 export interface MultipartLimits {
   readonly maxFileBytes: number;
   readonly maxTotalBytes: number;
   readonly maxFiles: number;
+  /** Longest pause between two pieces of the body (408 beyond); none when absent. */
+  readonly idleMs?: number;
 }
 
 export interface MultipartForm {
@@ -48,15 +51,19 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
       reject(new HttpError(400, `Malformed multipart body: ${(error as Error).message}`));
       return;
     }
+    const stopWatching = limits.idleMs ? watchBodyProgress(req, limits.idleMs, () => fail(bodyStalled(limits.idleMs!))) : () => undefined;
     const fail = (error: HttpError) => {
       if (failed) return;
       failed = true;
+      stopWatching();
       req.unpipe(busboy);
       // Leave the socket alone: Node discards the rest of the body once the error is answered.
       reject(error);
     };
     const done = () => {
-      if (!failed && finished && pending === 0) resolve({ fields, files });
+      if (failed || !finished || pending > 0) return;
+      stopWatching();
+      resolve({ fields, files });
     };
     const count = (bytes: number) => {
       total += bytes;

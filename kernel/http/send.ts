@@ -6,13 +6,23 @@ import { HttpError, errorTypeFor, type ErrorType } from "../errors.js";
 import type { Logger } from "../logger.js";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
+  const payload = encodeJson(body);
   res.writeHead(status, {
     ...headers,
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(payload),
   });
   res.end(payload);
+}
+
+/** JSON text of an answer; a value nested too deeply to encode is a clear 500, not a stack overflow. */
+function encodeJson(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (error instanceof RangeError) throw new HttpError(500, "The answer could not be encoded as JSON: it is nested too deeply.", { cause: error });
+    throw error;
+  }
 }
 
 export interface ErrorBody {
@@ -38,7 +48,9 @@ export function sendError(res: ServerResponse, error: unknown, { log, showTraceb
   let message = http ? http.message : status >= 500 ? "Internal server error" : messageOfStatus(error, status);
   const origin = http?.cause ?? error;
   if (status >= 500) log.error(message, origin);
-  if (showTracebacks && status >= 500 && origin instanceof Error && origin.stack) message += `\n${origin.stack}`;
+  // The stack of a server error, or of the cause behind a client error (a deploy that failed to load).
+  const traced = status >= 500 || origin !== error;
+  if (showTracebacks && traced && origin instanceof Error && origin.stack) message += `\n${origin.stack}`;
   if (res.headersSent) {
     res.destroy();
     return;

@@ -9,9 +9,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { chmod, link, lstat, mkdir, open, unlink } from "node:fs/promises";
+import { link, lstat, open, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
+import { ensurePrivateDirSync, privacyProblem } from "../private-dir.js";
 
 /** The directory name under the cache dir. */
 export const SERVICE_DIR_NAME = "svc";
@@ -39,21 +40,10 @@ export function dashboardTokenPath(env: NodeJS.ProcessEnv = process.env): string
   return join(cacheDir(env), SERVICE_DIR_NAME, DASHBOARD_TOKEN_FILE);
 }
 
-const currentUid = (): number | undefined => process.getuid?.();
-
 /** Checks that a stat describes a `kind` owned by the current user with exactly `mode`. */
 function checkPrivate(path: string, stat: Stats, kind: "file" | "directory", mode: number): void {
-  if (kind === "file" ? !stat.isFile() : !stat.isDirectory()) {
-    throw new InsecureCredentialError(path, `it is not a regular ${kind}${stat.isSymbolicLink() ? " (a symbolic link)" : ""}.`);
-  }
-  const uid = currentUid();
-  if (uid !== undefined && stat.uid !== uid) {
-    throw new InsecureCredentialError(path, `it is owned by uid ${stat.uid}, not by the current user (uid ${uid}).`);
-  }
-  const actual = stat.mode & 0o777;
-  if (actual !== mode) {
-    throw new InsecureCredentialError(path, `its mode is ${actual.toString(8)}, expected ${mode.toString(8)} (chmod ${mode.toString(8)} ${path}).`);
-  }
+  const problem = privacyProblem(path, stat, kind, mode);
+  if (problem) throw new InsecureCredentialError(path, problem);
 }
 
 const checkDirectory = async (dir: string) => checkPrivate(dir, await lstat(dir), "directory", 0o700);
@@ -98,9 +88,8 @@ export async function readDashboardToken(path: string = dashboardTokenPath()): P
 export async function ensureDashboardToken(path: string = dashboardTokenPath()): Promise<string> {
   const existing = await readDashboardToken(path);
   if (existing) return existing;
-  // mkdir's mode applies to every directory it creates; a strict umask could remove bits we need.
-  if (await mkdir(dirname(path), { recursive: true, mode: 0o700 })) await chmod(dirname(path), 0o700);
-  await checkDirectory(dirname(path));
+  const problem = ensurePrivateDirSync(dirname(path));
+  if (problem) throw new InsecureCredentialError(dirname(path), problem);
   const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {

@@ -54,7 +54,7 @@ export async function loadWrapper(source: WrapperSource): Promise<LoadedPipeline
   try {
     module = (await createModuleLoader({ cwd: source.dir, fresh: true, roots: source.roots })(file)) as Record<string, unknown>;
   } catch (error) {
-    throw deployErrors.loadFailed(source.name, error);
+    throw deployErrors.loadFailed(source.name, error, source.dir);
   }
   const Wrapper = (module.PipelineWrapper ?? (module.default as Record<string, unknown> | undefined)?.PipelineWrapper) as WrapperClass | undefined;
   if (typeof Wrapper !== "function") throw deployErrors.noWrapperClass(source.name);

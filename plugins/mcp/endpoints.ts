@@ -160,9 +160,9 @@ function sessionIdOf(c: RequestContext): string | undefined {
 
 /** The request's JSON-RPC body; a malformed one is answered here with a parse error. */
 async function readJsonRpc(c: RequestContext): Promise<unknown> {
-  const raw = await c.body();
+  await c.body(); // a body over the limit (413) or one that stalled (408) is answered as such
   try {
-    return JSON.parse(raw.toString("utf8"));
+    return await c.json();
   } catch (error) {
     rpcError(c.res, 400, -32700, `Parse error: ${(error as Error).message}`);
     return undefined;

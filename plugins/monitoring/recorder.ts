@@ -12,6 +12,7 @@ import { traceIdOf } from "./trace-id.js";
 import { trackStream, type StreamOutcome } from "./tracked-stream.js";
 
 const MAX_ERROR_LENGTH = 2000;
+const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
 const FLUSH_TIMEOUT_MS = 2000;
 
 export class ExecutionRecorder {
@@ -36,9 +37,10 @@ export class ExecutionRecorder {
     }
     if (result instanceof SseStream) return new SseStream(trackStream(result.source, (o) => run.streamEnded(o, call.signal)));
     if (isStreamable(result)) return trackStream(result, (o) => run.streamEnded(o, call.signal));
-    // The run itself succeeded, even if its client has left meanwhile. (Not reading `call.signal`
-    // here spares creating the request's AbortSignal, which most runs never need.)
-    run.finish("succeeded");
+    // An answer that no one received is not a success to the reader of the index: the caller
+    // left (or shutdown gave up on it) before the run returned.
+    if (call.signal.aborted) run.finish("cancelled", LEFT_BEFORE_ANSWER);
+    else run.finish("succeeded");
     return result;
   };
 

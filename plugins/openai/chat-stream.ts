@@ -10,7 +10,7 @@
  * logged and sent as one `data: {"error": {...}}` event (which the OpenAI SDKs raise as an
  * APIError carrying the message), and the stream ends without `data: [DONE]`.
  */
-import { HttpError, KernelError, errorBody, isStreamable, type PluginApi, type RequestContext, type SseWriter } from "svc";
+import { HttpError, KernelError, SHUTDOWN_MESSAGE, errorBody, isStreamable, type PluginApi, type RequestContext, type SseWriter } from "svc";
 import { ABORTED, AbortableIterator, TIMED_OUT } from "./abortable.js";
 import { ChunkBuilder, addUsage, completionBody, isChatCompletion, isChatCompletionChunk, type ChatStreamItem, type Usage } from "./chat-chunks.js";
 import { pipelineFailure } from "./invoke.js";
@@ -63,7 +63,11 @@ export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline:
   try {
     while (true) {
       const next = await items.next(writer ? undefined : options.heartbeatMs);
-      if (next === ABORTED) return;
+      if (next === ABORTED) {
+        // Shutdown cut the stream: end it with an error event, never with [DONE].
+        if (c.shutdown) throw new HttpError(503, SHUTDOWN_MESSAGE);
+        return;
+      }
       if (next === TIMED_OUT) {
         writer = c.sse();
         await writer.comment("ping");
@@ -77,7 +81,7 @@ export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline:
     writer ??= c.sse();
     await writer.send({ data: "[DONE]" });
   } catch (error) {
-    if (c.signal.aborted) return;
+    if (c.signal.aborted && !c.shutdown) return;
     const http = failure(error);
     if (!writer) throw http;
     c.log.error(`Chat stream of '${pipeline}' failed after the first byte: ${http.message}`, http.cause ?? error);

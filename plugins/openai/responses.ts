@@ -7,7 +7,7 @@
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
-import { REGISTRY, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
+import { HttpError, REGISTRY, SHUTDOWN_MESSAGE, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
 import { invoke, pipelineFailure, pipelineFor } from "./invoke.js";
 import { isResponseObject, newResponseBase } from "./response-object.js";
 import { normalizeResponseInput } from "./response-input.js";
@@ -115,7 +115,8 @@ async function streamResponse(kernel: PluginApi, c: RequestContext, info: Stream
       await send(state.push(item));
       if (state.done) break;
     }
-    if (!state.done && !c.signal.aborted) await send(state.complete());
+    if (c.shutdown) await send(state.fail(new HttpError(503, SHUTDOWN_MESSAGE)));
+    else if (!state.done && !c.signal.aborted) await send(state.complete());
   } catch (error) {
     // After the client left nobody reads the failure; otherwise it ends the stream as an event.
     if (c.signal.aborted) return;

@@ -19,8 +19,10 @@ function unwrap(schema: Schema | undefined): Schema | undefined {
   return s;
 }
 
+type ParseJson = (text: string) => unknown;
+
 /** One form value as the schema's type wants it. */
-function convert(field: string, raw: string, schema: Schema | undefined): unknown {
+function convert(field: string, raw: string, schema: Schema | undefined, parseJson: ParseJson): unknown {
   switch (schema?.type) {
     case "number":
     case "integer": {
@@ -39,24 +41,24 @@ function convert(field: string, raw: string, schema: Schema | undefined): unknow
     case "tuple":
     case "array":
       try {
-        return JSON.parse(raw);
-      } catch {
-        throw new HttpError(400, `Invalid request body: ${field}: expected JSON in the form field`);
+        return parseJson(raw);
+      } catch (error) {
+        throw new HttpError(400, `Invalid request body: ${field}: expected JSON in the form field (${(error as Error).message})`);
       }
     default:
       return raw;
   }
 }
 
-function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefined): Record<string, unknown> {
+function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefined, parseJson: ParseJson): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, values] of fields) {
     const fieldSchema = unwrap(schema?.entries?.[field]);
     // A list field may arrive as repeated form keys, or as one JSON array.
     if (fieldSchema?.type === "array" && !(values.length === 1 && values[0]!.trim().startsWith("["))) {
-      out[field] = values.map((value) => convert(field, value, unwrap(fieldSchema.item)));
+      out[field] = values.map((value) => convert(field, value, unwrap(fieldSchema.item), parseJson));
     } else {
-      out[field] = convert(field, values.at(-1)!, fieldSchema);
+      out[field] = convert(field, values.at(-1)!, fieldSchema, parseJson);
     }
   }
   return out;
@@ -66,7 +68,7 @@ export async function readRunInput(c: RequestContext, pipeline: DeployedPipeline
   const schema = pipeline.inputSchema as v.GenericSchema<unknown, Record<string, unknown>> | undefined;
   if (pipeline.requiresFiles) {
     const form = await c.form();
-    const raw = { ...fromForm(form.fields, schema as unknown as Schema), files: form.files };
+    const raw = { ...fromForm(form.fields, schema as unknown as Schema, (text) => c.parseJson(text)), files: form.files };
     return { input: schema ? parseOr400(schema, raw) : raw, files: form.files };
   }
   const body = (await c.json()) ?? {};

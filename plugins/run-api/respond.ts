@@ -31,7 +31,7 @@ export async function respond(kernel: PluginApi, c: RequestContext, pipeline: st
       const text = streamItemText(item, warn);
       if (text !== undefined) await writer.send({ data: text.toString() });
     }
-    writer.end();
+    endStream(c, () => writer.end());
     return;
   }
   c.res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
@@ -41,7 +41,13 @@ export async function respond(kernel: PluginApi, c: RequestContext, pipeline: st
     if (text === undefined || text.length === 0) continue;
     if (!c.res.write(text)) await once(c.res, "drain", { signal: c.signal }).catch(() => undefined);
   }
-  c.res.end();
+  endStream(c, () => c.res.end());
+}
+
+/** A stream that shutdown cut ends with a broken connection, so the client cannot take it as whole. */
+function endStream(c: RequestContext, end: () => void): void {
+  if (c.shutdown) c.res.destroy();
+  else end();
 }
 
 function contentDisposition(filename: string): string {

@@ -1,11 +1,30 @@
-// Markdown for answers, which are untrusted: marked turns the text into HTML, DOMPurify removes
-// everything that could run script (event handlers, javascript: URLs, <script>, <iframe>, forms,
-// inline styles), links open in a new tab without access to this page, and code blocks get a copy
-// button. The result is a DocumentFragment, never an HTML string handed to innerHTML.
+// Markdown for answers, which are untrusted. Three walls, in order:
+// 1. Raw HTML in the answer never becomes markup: marked hands each piece of raw HTML to `html()`
+//    below, which keeps only a few formatting tags written without attributes and escapes the rest,
+//    so no untrusted attribute (event handler, style, URL) reaches any document, not even the inert
+//    one a sanitizer parses into (browsers check the page's CSP there too).
+// 2. DOMPurify then cleans what marked built from Markdown syntax (javascript: links, for one),
+//    links open in a new tab without access to this page, and code blocks get a copy button.
+// 3. The page's Content-Security-Policy allows no inline script or style at all.
+// The result is a DocumentFragment, never an HTML string handed to innerHTML.
 import { Marked } from "./vendor/marked.js";
 import DOMPurify from "./vendor/purify.js";
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+/** Tags an answer may write as raw HTML: formatting only, and only in their bare form (`<br>`, `</b>`). */
+const BARE_TAG = /^<\/?(?:b|i|em|strong|u|s|del|ins|mark|small|sub|sup|kbd|code|br|hr|p|details|summary|blockquote)\s*\/?>$/i;
+
+const escapeHtml = (text) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/** Raw HTML as the reader should see it: bare formatting tags kept, every other tag shown as text. */
+function rawHtml({ text }) {
+  return text
+    .split(/(<[^<>]*>)/)
+    .map((part) => (BARE_TAG.test(part) ? part : escapeHtml(part)))
+    .join("");
+}
+
+const marked = new Marked({ gfm: true, breaks: false, async: false, renderer: { html: rawHtml } });
 
 const SANITIZE = {
   FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "option"],

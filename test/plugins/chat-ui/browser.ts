@@ -45,7 +45,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 const XSS = [
-  "Image: <img src=x onerror=\\"window.__xss='img'\\">",
+  "Image: <img src=x onerror=\\"window.__xss='img'\\"> and ![a dot](data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=) and <kbd>Ctrl</kbd>",
   "<script>window.__xss='script'</script>",
   "<iframe src=\\"javascript:window.__xss='iframe'\\"></iframe>",
   "[bad link](javascript:window.__xss='link') and [good link](https://example.com/docs) and <a href=\\"https://example.com/\\" onclick=\\"window.__xss='click'\\">raw link</a>",
@@ -115,14 +115,22 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
-/** A page in a fresh context (its own sessionStorage) that records what must never happen. */
+/**
+ * A page in a fresh context (its own sessionStorage) that records what must never happen: uncaught
+ * script errors, and every CSP violation as the page itself sees it (the standard
+ * `securitypolicyviolation` event, not a browser's console wording, which changes between builds).
+ */
 export async function openPage(browser: Browser, viewport = { width: 900, height: 640 }): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
   const problems: string[] = [];
-  page.on("console", (message) => {
-    if (/Content Security Policy/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+  await context.exposeBinding("__svcTestViolation", (_source, text: string) => void problems.push(text));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { __svcTestViolation(text: string): void }).__svcTestViolation;
+      report(`CSP: ${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"} ${event.sample}`.trim());
+    });
   });
+  const page = await context.newPage();
   page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
   return { page, problems, close: () => context.close() };
 }

@@ -96,6 +96,21 @@ test("a client that leaves mid-stream cancels the run; one that leaves during a 
     const cancelled = await k.waitFor(running.id, (r) => r.status !== "running");
     assert.is(cancelled.status, "cancelled");
     assert.is(cancelled.error, "client went away");
+
+    // A run that ignores the signal and completes after its client left: no one got the answer.
+    const open = closedGate("stubborn");
+    await k.deploy("stubborn", wrapperWith(`async runApi() { await gate("stubborn"); return "too late"; }`));
+    const stubborn = openRequest(`${k.url}/stubborn/run`, { method: "POST" });
+    stubborn.on("error", () => undefined);
+    stubborn.end("{}");
+    let started: any;
+    for (let i = 0; i < 500 && !(started = await k.latest("stubborn")); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    stubborn.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    const late = await k.waitFor(started.id, (r) => r.status !== "running");
+    assert.is(late.status, "cancelled");
+    assert.match(late.error, /client left before the answer was sent/);
   }));
 
 /** A test tracer's span: the trace id as a property, or OpenTelemetry-style through spanContext(). */
