@@ -198,6 +198,67 @@ test("AgentTool: the default schema, the inner agent's last text as the result, 
   assert.throws(() => new AgentTool({ agent: {} as Agent, name: "r", description: "d" }), /must be an instance of Agent/);
 });
 
+test("a multi-agent YAML as Haystack's docs write it: AgentTool with its handler, Responses generators, ComponentTool", () => {
+  const generator = `
+        type: haystack.components.generators.chat.openai_responses.OpenAIResponsesChatGenerator
+        init_parameters: {api_base_url: null, api_key: {env_vars: [TEST_OPENAI_KEY], strict: true, type: env_var}, generation_kwargs: {}, http_client_kwargs: null, max_retries: null, model: gpt-5.4-nano, organization: null, streaming_callback: null, timeout: null, tools: null, tools_strict: false}`;
+  const yaml = `components:
+  coordinator:
+    type: haystack.components.agents.agent.Agent
+    init_parameters:
+      chat_generator: ${generator}
+      exit_conditions: [text]
+      hooks: null
+      max_agent_steps: 100
+      raise_on_tool_invocation_failure: false
+      required_variables: '*'
+      state_schema: {}
+      streaming_callback: haystack.components.generators.utils.print_streaming_chunk
+      system_prompt: You are a coordinator.
+      tool_concurrency_limit: 4
+      tool_streaming_callback_passthrough: false
+      user_prompt: null
+      tools:
+      - type: haystack.tools.agent_tool.AgentTool
+        data:
+          name: research_specialist
+          description: A specialist that researches topics on the web
+          inputs_from_state: null
+          outputs_to_state: null
+          outputs_to_string: {handler: haystack.tools.agent_tool.agent_result_to_string}
+          parameters: null
+          agent:
+            type: haystack.components.agents.agent.Agent
+            init_parameters:
+              chat_generator: ${generator.replace(/\n {8}/g, "\n                ")}
+              required_variables: '*'
+              system_prompt: You are a research specialist.
+              tools:
+              - type: haystack.tools.component_tool.ComponentTool
+                data:
+                  component:
+                    type: haystack_integrations.components.websearch.serperdev.websearch.SerperDevWebSearch
+                    init_parameters: {allowed_domains: null, api_key: {env_vars: [SERPERDEV_API_KEY], strict: true, type: env_var}, exclude_subdomains: false, search_params: {}, top_k: 3}
+                  description: Search the web for current information on any topic
+                  inputs_from_state: null
+                  name: web_search
+                  outputs_to_state: null
+                  outputs_to_string: null
+                  parameters: null
+connection_type_validation: true
+connections: []
+max_runs_per_component: 100
+metadata: {}
+`;
+  const coordinator = loadPipelineYaml(yaml, createRegistry()).getComponent("coordinator") as Agent;
+  const research = coordinator.initParameters.tools[0] as AgentTool;
+  assert.ok(research instanceof AgentTool);
+  assert.equal(research.toDict().data.outputs_to_string, { handler: "haystack.tools.agent_tool.agent_result_to_string" });
+  const inner = research.component as Agent;
+  assert.ok(inner.initParameters.tools[0] instanceof ComponentTool);
+  assert.ok(inner.initParameters.chat_generator instanceof OpenAIResponsesChatGenerator);
+});
+
 // ---- OpenAIResponsesChatGenerator ----
 
 test("OpenAIResponsesChatGenerator: input items, a Response as the reply's meta, function calls with call_id", async () => {
