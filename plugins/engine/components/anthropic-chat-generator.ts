@@ -6,7 +6,12 @@
  * events as StreamingChunks), and usage in the reply's meta. `ANTHROPIC_BASE_URL` points the
  * client at another server, as the SDK does.
  */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+
+/** The SDK, loaded at the first request (it is large, and most servers never call Anthropic). */
+type Sdk = typeof import("@anthropic-ai/sdk");
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = () => (sdk ??= import("@anthropic-ai/sdk"));
 import * as v from "valibot";
 import { Component, selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
@@ -84,9 +89,9 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
     return this.initParameters.api_key ?? Secret.fromEnvVar("ANTHROPIC_API_KEY");
   }
 
-  warmUp(): void {
+  async warmUp(): Promise<void> {
     const key = this.readKey();
-    if (key) this.connect(key);
+    if (key) await this.connect(key);
   }
 
   private readKey(): string | undefined {
@@ -98,8 +103,9 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
   }
 
   /** The key is read at every run, never kept from construction; a new key gets a new client. */
-  private connect(key: string): Anthropic {
+  private async connect(key: string): Promise<Anthropic> {
     if (this.client?.key !== key) {
+      const { default: Anthropic } = await loadSdk();
       const { timeout, max_retries } = this.initParameters;
       const client = new Anthropic({
         apiKey: key,
@@ -137,7 +143,8 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
     const key = this.readKey();
     if (!key) throw new Error(`AnthropicChatGenerator '${ctx.name}' has no Anthropic API key: set the environment variable ${this.apiKey.envVars.join(" or ") || "ANTHROPIC_API_KEY"}, or pass api_key.`);
     const options = { signal: ctx.signal, ...(headers ? { headers: headers as Record<string, string> } : {}) };
-    const client = this.connect(key);
+    const client = await this.connect(key);
+    const errors = await loadSdk();
     try {
       if (!callback) {
         const response = await client.messages.create({ ...body, stream: false } as any, options);
@@ -146,7 +153,7 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
       const stream = await client.messages.create({ ...body, stream: true } as any, options);
       return { replies: [await this.collect(stream as unknown as AsyncIterable<Record<string, any>>, callback, ctx, warn)] };
     } catch (error) {
-      throw this.describe(error, ctx, client.baseURL);
+      throw this.describe(error, ctx, client.baseURL, errors);
     }
   }
 
@@ -185,7 +192,7 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
     return ChatMessage.fromAssistant(completion.text, { toolCalls: completion.toolCalls, meta, reasoning: reasoningFromChunks(chunks) ?? undefined });
   }
 
-  private describe(err: unknown, ctx: ComponentContext, baseURL: string): unknown {
+  private describe(err: unknown, ctx: ComponentContext, baseURL: string, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError }: Sdk): unknown {
     const label = `AnthropicChatGenerator '${ctx.name}'`;
     if (ctx.signal.aborted) return ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error(`${label}: the request was aborted.`, { cause: err });
     if (err instanceof APIConnectionTimeoutError) return new Error(`${label}: the Anthropic API at ${baseURL} timed out.`, { cause: err });

@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
-import mime from "mime-types";
+import { createRequire } from "node:module";
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
@@ -20,6 +20,11 @@ const CUSTOM_MIMETYPES: Record<string, string> = {
   ".msg": "application/vnd.ms-outlook",
 };
 
+// mime-types (and its database) is loaded at the first lookup, not when the engine loads.
+const require = createRequire(import.meta.url);
+let mime: typeof import("mime-types") | undefined;
+const lookup = (path: string): string | false => (mime ??= require("mime-types") as typeof import("mime-types")).lookup(path);
+
 /** Where Python's table differs from mime-db for common document types. */
 const PYTHON_MIMETYPES: Record<string, string> = {
   ".py": "text/x-python",
@@ -29,7 +34,7 @@ const PYTHON_MIMETYPES: Record<string, string> = {
 /** The MIME type of a path by its extension (haystack.utils.misc._guess_mime_type), or null. */
 export function guessMimeType(path: string, extra: ReadonlyMap<string, string> = new Map()): string | null {
   const ext = extname(path).toLowerCase();
-  return CUSTOM_MIMETYPES[ext] ?? extra.get(ext) ?? PYTHON_MIMETYPES[ext] ?? (mime.lookup(path) || null);
+  return CUSTOM_MIMETYPES[ext] ?? extra.get(ext) ?? PYTHON_MIMETYPES[ext] ?? (lookup(path) || null);
 }
 
 /** A source as Haystack's converters accept it. */

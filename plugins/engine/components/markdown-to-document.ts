@@ -6,7 +6,7 @@
  * writes the same plain text: text and code as they are, a line break after every block, list
  * items and table rows, markup and images dropped. YAML front matter becomes meta on request.
  */
-import MarkdownIt, { type MarkdownIt as Parser, type Token } from "markdown-it";
+import type { MarkdownIt as Parser, Token } from "markdown-it";
 import * as v from "valibot";
 import YAML from "yaml";
 import type { ComponentContext } from "../component.js";
@@ -62,21 +62,27 @@ export class MarkdownToDocument extends SourcesConverter<v.InferOutput<typeof In
   static override readonly aliases = ["MarkdownToDocument"];
   static override readonly initSchema = Init;
 
-  private readonly parser: Parser;
+  private parser?: Parser;
 
-  constructor(init: unknown = {}) {
-    super(init);
-    this.parser = new MarkdownIt("commonmark");
-    if (this.initParameters.table_to_single_line) this.parser.enable("table");
+  /** CommonMark as markdown-it-py's default; loaded on first use, as most servers never convert Markdown. */
+  private async markdownParser(): Promise<Parser> {
+    if (!this.parser) {
+      const { default: MarkdownIt } = await import("markdown-it");
+      const parser = new MarkdownIt("commonmark");
+      if (this.initParameters.table_to_single_line) parser.enable("table");
+      this.parser = parser;
+    }
+    return this.parser;
   }
 
   async run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext) {
     const { encoding, store_full_path } = this.initParameters;
+    const parser = await this.markdownParser();
     return convertSources(inputs.sources, inputs.meta, ctx, store_full_path, (stream, source) => {
       const own = stream.meta.encoding;
       const text = decodeStrict(stream.data, typeof own === "string" && own ? own : encoding);
       const [body, frontmatter] = this.frontmatter(text, source, ctx);
-      return { text: renderPlain(this.parser.parse(body, {})), meta: frontmatter };
+      return { text: renderPlain(parser.parse(body, {})), meta: frontmatter };
     });
   }
 

@@ -6,7 +6,7 @@
  * parameters are accepted for Haystack YAML and have no equivalent. Link annotations can be
  * appended per page (`link_format`).
  */
-import { extractText, getDocumentProxy } from "unpdf";
+import type { getDocumentProxy } from "unpdf";
 import * as v from "valibot";
 import type { ComponentContext } from "../component.js";
 import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
@@ -55,6 +55,8 @@ export class PyPDFToDocument extends SourcesConverter<v.InferOutput<typeof Init>
 
   /** Every page's text, pages joined by "\f". */
   async extract(data: Uint8Array): Promise<string> {
+    // Loaded on first use: PDF.js is large, and most servers never convert a PDF.
+    const { extractText, getDocumentProxy } = await import("unpdf");
     // PDF.js takes ownership of the buffer it is given; pass a copy.
     const pdf = await getDocumentProxy(data.slice(), { isEvalSupported: false, useSystemFonts: false, verbosity: 0 });
     try {
