@@ -5,7 +5,8 @@
  */
 import { openAsBlob } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
-import { extname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
+import { mimeTypeOf } from "svc";
 import { CliError } from "./client.js";
 
 export interface LocalFile {
@@ -73,44 +74,9 @@ export async function localFile(path: string, name: string): Promise<LocalFile> 
   return { path, name, size: (await stat(path)).size };
 }
 
-const TYPES: Record<string, string> = {
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".csv": "text/csv",
-  ".tsv": "text/tab-separated-values",
-  ".html": "text/html",
-  ".htm": "text/html",
-  ".xml": "application/xml",
-  ".json": "application/json",
-  ".jsonl": "application/jsonl",
-  ".yaml": "application/yaml",
-  ".yml": "application/yaml",
-  ".pdf": "application/pdf",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".svg": "image/svg+xml",
-  ".mp3": "audio/mpeg",
-  ".wav": "audio/wav",
-  ".mp4": "video/mp4",
-  ".zip": "application/zip",
-  ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".ts": "text/plain",
-  ".mts": "text/plain",
-};
-
-/** A MIME type guessed from the extension; application/octet-stream when unknown. */
-export function mimeType(name: string): string {
-  return TYPES[extname(name).toLowerCase()] ?? "application/octet-stream";
-}
-
 /** Appends each file as a `files` part that streams from disk when the form is serialized. */
 export async function appendFiles(form: FormData, files: readonly LocalFile[], field = "files"): Promise<void> {
   for (const file of files) {
-    form.append(field, await openAsBlob(file.path, { type: mimeType(file.name) }), file.name);
+    form.append(field, await openAsBlob(file.path, { type: mimeTypeOf(file.name) }), file.name);
   }
 }

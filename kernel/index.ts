@@ -66,6 +66,7 @@ export { requestState, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
 export { untilAborted } from "./http/until-aborted.js";
 export { isMultipart, readMultipart, type MultipartForm, type MultipartLimits } from "./http/multipart.js";
+export { mimeTypeOf, extensionOf } from "./http/mime-type.js";
 export { errorBody, sendJson, type ErrorBody } from "./http/send.js";
 export type { HttpMethod, RouteDocs, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";
 export {

@@ -74,6 +74,11 @@ export const settingFields = {
     default: "",
     help: "Path prefix under which a reverse proxy serves svc (advertised in OpenAPI and pages).",
   }),
+  yamlResultShape: field(choice(["outputs", "hayhooks"]), {
+    env: "SERVICE_YAML_RESULT_SHAPE",
+    default: "outputs",
+    help: "What a YAML pipeline's /run answers: `outputs` (keyed by the declared outputs) or `hayhooks` (the raw pipeline output keyed by component, as Hayhooks answers).",
+  }),
   workers: field(integer(1, 64), { env: "SERVICE_WORKERS", flag: "--workers", default: 1, help: "Worker processes serving one port." }),
   logLevel: field(logLevel(), { env: "LOG", aliases: ["SERVICE_LOG_LEVEL"], default: "INFO", help: "Log level; DEBUG logs every request and step." }),
   showTracebacks: field(boolean(), {
@@ -95,6 +100,21 @@ export const settingFields = {
     env: "SERVICE_MAX_UPLOAD_FILE_BYTES",
     default: 25 * 1024 * 1024,
     help: "Largest single uploaded file; larger files get 413.",
+  }),
+  filesMaxFileBytes: field(integer(1, 16 * 1024 ** 3), {
+    env: "SERVICE_FILES_MAX_FILE_BYTES",
+    default: 25 * 1024 * 1024,
+    help: "Largest file `POST /v1/files` takes; larger files get 413.",
+  }),
+  filesMaxTotalBytes: field(integer(1, 64 * 1024 ** 3), {
+    env: "SERVICE_FILES_MAX_TOTAL_BYTES",
+    default: 256 * 1024 * 1024,
+    help: "Bytes the in-memory file store holds at most; uploads beyond it get 413 until files are deleted or expire.",
+  }),
+  filesTtl: field(integer(0), {
+    env: "SERVICE_FILES_TTL",
+    default: 86_400,
+    help: "Seconds an uploaded file lives (`expires_at`); 0 keeps it until deleted.",
   }),
   maxJsonDepth: field(integer(1, 10_000), {
     env: "SERVICE_MAX_JSON_DEPTH",
@@ -209,7 +229,7 @@ export const settingFields = {
   objectStoreRedisUrl: field(optionalText(), {
     env: "OBJECT_STORE_REDIS_URL",
     default: undefined,
-    help: "Redis URL of the `redis` store (`redis://`, `rediss://`, `user:password@`, comma-separated cluster hosts).",
+    help: "Redis URL of the `redis` store: `redis://host:6379`, `redis://user:password@host:6379`, `rediss://…` (TLS), or a cluster as `redis://host1:6379,host2:6379,host3:6379`.",
   }),
   objectStoreTtl: field(integer(0), { env: "OBJECT_STORE_TTL", default: 600, help: "Seconds a stored object lives; 0 keeps it." }),
   platformApiKey: field(optionalText(), { env: "PLATFORM_API_KEY", default: undefined, help: "Static API key of the platform tools." }),
@@ -227,6 +247,16 @@ export const settingFields = {
     env: "PLATFORM_API_KEY_FROM_AUTH_HEADER",
     default: false,
     help: "Take each call's platform key from its `Authorization: Bearer` header.",
+  }),
+  platformApiKeyAsFallback: field(boolean(), {
+    env: "PLATFORM_API_KEY_AS_FALLBACK",
+    default: false,
+    help: "With the key from the header, serve calls without an `Authorization` header with `PLATFORM_API_KEY` (else they are refused).",
+  }),
+  platformClientTimeout: field(decimal(0.1, 3600), {
+    env: "PLATFORM_CLIENT_TIMEOUT",
+    default: 30,
+    help: "Seconds a platform request may take in all (searches get 180).",
   }),
   platformTools: field(list(), { env: "PLATFORM_TOOLS", default: [], help: "Platform tools to register (empty: all)." }),
 };

@@ -58,6 +58,11 @@ export function chatPage(options: PageOptions): string {
       </main>
       <button type="button" id="jump" class="jump" aria-label="Scroll to the latest message" hidden>↓</button>
       <form id="composer" class="composer">
+        <div id="attachments" class="attachments" aria-label="Attached files" hidden></div>
+        <input type="file" id="file-input" multiple hidden>
+        <button type="button" id="attach" class="button ghost attach" aria-label="Attach files" title="Attach files (or drop them here)">
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9"/></svg>
+        </button>
         <textarea id="input" class="input" rows="1" aria-label="Message" placeholder="Message (Enter to send, Shift+Enter for a new line)" autocomplete="off"></textarea>
         <button type="submit" id="send" class="button primary">Send</button>
         <button type="button" id="stop" class="button danger" aria-label="Stop generating" hidden>Stop</button>

@@ -18,6 +18,11 @@ import { DocumentWriter } from "./components/document-writer.js";
 import { HTMLToDocument } from "./components/html-to-document.js";
 import { InMemoryBM25Retriever } from "./components/in-memory-bm25-retriever.js";
 import { LinkContentFetcher } from "./components/link-content-fetcher.js";
+import { InMemoryEmbeddingRetriever } from "./components/in-memory-embedding-retriever.js";
+import { MultiQueryEmbeddingRetriever } from "./components/multi-query-embedding-retriever.js";
+import { OpenAIDocumentEmbedder } from "./components/openai-document-embedder.js";
+import { OpenAITextEmbedder } from "./components/openai-text-embedder.js";
+import { SentenceTransformersDocumentEmbedder, SentenceTransformersTextEmbedder } from "./components/sentence-transformers-embedders.js";
 import { InMemoryDocumentStore } from "./document-store.js";
 import { TextFileToDocument } from "./components/text-file-to-document.js";
 import { MarkdownToDocument } from "./components/markdown-to-document.js";
@@ -71,6 +76,15 @@ export function createRegistry(): EngineRegistry {
     HTMLToDocument,
     LinkContentFetcher,
     ...sampleComponents,
+  );
+  // Embeddings and embedding retrieval (issue 16).
+  registry.components.register(
+    OpenAITextEmbedder,
+    OpenAIDocumentEmbedder,
+    SentenceTransformersTextEmbedder,
+    SentenceTransformersDocumentEmbedder,
+    InMemoryEmbeddingRetriever,
+    MultiQueryEmbeddingRetriever,
   );
   registry.objects.register(InMemoryDocumentStore);
   registry.registerFunction(PRINT_STREAMING_CHUNK, (chunk: Parameters<typeof printStreamingChunk>[0]) => printStreamingChunk(chunk));

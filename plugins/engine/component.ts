@@ -155,6 +155,10 @@ export function serializeValue(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, val]) => [k, serializeValue(val)]));
 }
 
+/** Duck-typed: a component from another copy of the engine module still qualifies. */
+export const isComponent = (x: unknown): x is Component =>
+  !!x && typeof x === "object" && typeof (x as Component).run === "function" && typeof (x as Component).inputSockets === "object";
+
 /** A streaming callback given at run time wins over the one given at init (Haystack's rule). */
 export function selectStreamingCallback(init: unknown, runtime: unknown): StreamingCallback | undefined {
   if (typeof runtime === "function") return runtime as StreamingCallback;

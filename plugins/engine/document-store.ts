@@ -3,7 +3,8 @@
  * Storage is global per `index` name: two stores with one index share documents and statistics,
  * as an indexing and a query pipeline do. BM25 statistics are kept at write time (see bm25.ts),
  * so a query over thousands of documents only scores. Errors, duplicate policies, filters and
- * results (scored copies; non-positive scores dropped except unscaled BM25Okapi) follow Haystack.
+ * results (scored copies; non-positive scores dropped except unscaled BM25Okapi) follow Haystack,
+ * and so do embedding retrieval's similarity scores (dot product or cosine, scaled or not).
  */
 import { randomUUID } from "node:crypto";
 import { BM25_ALGORITHMS, BM25_SCALING_FACTOR, Bm25Index, expit, topIndexes, type Bm25Algorithm } from "./bm25.js";
@@ -171,6 +172,56 @@ export class InMemoryDocumentStore {
     }
     return out;
   }
+
+  /**
+   * The top_k documents most similar to the query embedding, as scored copies (Haystack's
+   * formulas: cosine is the dot product of unit vectors, a zero vector left as is; scaled scores
+   * are expit(dot / 100) or (cosine + 1) / 2). Documents without an embedding are skipped.
+   */
+  embedding_retrieval(query_embedding: number[], filters?: Filters | null, top_k = 10, scale_score = false, return_embedding: boolean | null = false): Document[] {
+    if (!Array.isArray(query_embedding) || query_embedding.length === 0 || typeof query_embedding[0] !== "number") {
+      throw new Error("query_embedding should be a non-empty list of floats.");
+    }
+    const docs = Array.from(this.shared.entries.values(), (e) => e.doc);
+    const selected = hasFilters(filters) ? docs.filter((doc) => documentMatchesFilter(filters, doc)) : docs;
+    const withEmbeddings = selected.filter((doc) => doc.embedding !== null);
+    if (withEmbeddings.length === 0) return [];
+    const cosine = this.embedding_similarity_function === "cosine";
+    const query = cosine ? unit(query_embedding) : query_embedding;
+    const size = withEmbeddings[0]!.embedding!.length;
+    if (withEmbeddings.some((doc) => doc.embedding!.length !== size)) {
+      throw new DocumentStoreError("The embedding size of all Documents should be the same. Please make sure that the Documents have been embedded with the same model.");
+    }
+    const scored = withEmbeddings.map((doc) => {
+      const embedding = doc.embedding!;
+      if (embedding.length !== query.length) {
+        throw new DocumentStoreError(
+          "The embedding size of the query should be the same as the embedding size of the Documents. Please make sure that the query has been embedded with the same model as the Documents.",
+        );
+      }
+      let score = dot(query, cosine ? unit(embedding) : embedding);
+      if (scale_score) score = cosine ? (score + 1) / 2 : expit(score / DOT_PRODUCT_SCALING_FACTOR);
+      return { doc, score };
+    });
+    // A stable sort, highest first: ties keep write order, as Python's sorted(reverse=True) does.
+    scored.sort((a, b) => b.score - a.score);
+    const withEmbedding = return_embedding ?? this.return_embedding;
+    return scored.slice(0, Math.max(0, top_k)).map(({ doc, score }) => copyDocument(doc, score, withEmbedding));
+  }
+}
+
+export const DOT_PRODUCT_SCALING_FACTOR = 100;
+
+function dot(a: readonly number[], b: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
+
+/** The vector divided by its L2 norm; a zero vector stays as it is (no NaN scores). */
+function unit(v: readonly number[]): number[] {
+  const norm = Math.sqrt(dot(v, v));
+  return norm === 0 ? [...v] : v.map((x) => x / norm);
 }
 
 function hasFilters(filters: Filters | null | undefined): filters is Filters {

@@ -21,7 +21,7 @@ export default function enginePlugin(): KernelPlugin {
       const resolved = kernel.resolve(ENGINE_REGISTRY);
       // Pipelines that wrappers run without a tracer report to the kernel's.
       setDefaultTracer(kernel.tracer);
-      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer));
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape));
     },
   });
 }
@@ -52,6 +52,11 @@ export { ToolInvoker, ToolNotFoundError, runToolCalls, type RunToolCallsOptions 
 export { Tool, tool, ToolInvocationError, TOOL_TYPE, type ToolInit, type ToolFunction, type ToolContext, type ToolSpec, type JsonSchema } from "./tool.js";
 export { InMemoryDocumentStore, DuplicatePolicy, DocumentStoreError, DuplicateDocumentError } from "./document-store.js";
 export { InMemoryBM25Retriever } from "./components/in-memory-bm25-retriever.js";
+export { InMemoryEmbeddingRetriever } from "./components/in-memory-embedding-retriever.js";
+export { MultiQueryEmbeddingRetriever } from "./components/multi-query-embedding-retriever.js";
+export { OpenAITextEmbedder } from "./components/openai-text-embedder.js";
+export { OpenAIDocumentEmbedder } from "./components/openai-document-embedder.js";
+export { SentenceTransformersTextEmbedder, SentenceTransformersDocumentEmbedder } from "./components/sentence-transformers-embedders.js";
 export { DocumentWriter } from "./components/document-writer.js";
 export { DocumentSplitter } from "./components/document-splitter.js";
 export { DocumentJoiner } from "./components/document-joiner.js";

@@ -2,8 +2,10 @@
  * @module YAML deploys: the `yaml` deploy source. The YAML's `inputs` map request fields to one or
  * more `component.socket` targets (a value fans out to all of them) and `outputs` map result names
  * to sockets; together they give the run schema, and the run answers with the declared output
- * names. Every declared input is required; a target claimed by two inputs is an error. An input
- * whose target takes ByteStreams (`sources`) is filled from uploaded files (yaml-uploads.ts).
+ * names (or, with `SERVICE_YAML_RESULT_SHAPE=hayhooks`, with the raw pipeline output keyed by
+ * component, as Hayhooks does). Every declared input is required; a target claimed by two inputs
+ * is an error. An input whose target takes ByteStreams (`sources`) is filled from uploaded files
+ * (yaml-uploads.ts).
  */
 import * as v from "valibot";
 import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc";
@@ -17,6 +19,9 @@ const IoSpec = v.object({
   inputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
   outputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
 });
+
+/** `outputs`: keyed by the declared output names; `hayhooks`: the raw output keyed by component. */
+export type YamlResultShape = "outputs" | "hayhooks";
 
 interface Target {
   component: string;
@@ -38,6 +43,7 @@ export class YamlPipeline {
     private readonly inputs: ReadonlyMap<string, Target[]>,
     private readonly outputs: ReadonlyMap<string, Target>,
     private readonly tracer: Tracer,
+    private readonly resultShape: YamlResultShape = "outputs",
     /** The declared input that uploaded files feed, if any. */
     private readonly filesInput?: string,
   ) {}
@@ -50,12 +56,12 @@ export class YamlPipeline {
     }
     const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
     const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span });
-    if (this.outputs.size === 0) return result;
+    if (this.outputs.size === 0 || this.resultShape === "hayhooks") return result;
     return Object.fromEntries([...this.outputs].map(([name, t]) => [name, result[t.component]?.[t.socket] ?? null]));
   }
 }
 
-export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineRegistry, tracer: Tracer): LoadedPipeline {
+export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineRegistry, tracer: Tracer, resultShape: YamlResultShape = "outputs"): LoadedPipeline {
   const { source } = request.payload as { source: string };
   let doc;
   let io;
@@ -118,10 +124,11 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
 
   return {
     description: request.description ?? (typeof doc.metadata?.description === "string" ? doc.metadata.description : request.name),
-    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer, filesInput),
+    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer, resultShape, filesInput),
     capabilities: { api: true, chat: false, response: false },
     inputSchema: v.object(entries),
-    outputSchema: outputs.size ? v.object(outputEntries) : undefined,
+    // The raw shape depends on which components leave outputs unconsumed: not described.
+    outputSchema: outputs.size && resultShape === "outputs" ? v.object(outputEntries) : undefined,
     skipMcp: false,
     requiresFiles: filesInput !== undefined,
   };

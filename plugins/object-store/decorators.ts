@@ -83,7 +83,10 @@ export function admitReference(schema: ParameterSchema): ParameterSchema {
   return describe(v.union([schema, v.string()]));
 }
 
-/** Resolves a reference and fits the value to the parameter; errors are SPEC §7's messages. */
+/**
+ * Resolves a reference and fits the value to the parameter; errors are SPEC §7's messages, with
+ * the original's `Navigation error at <path>:` and `Invalid path <path>:` in front of path failures.
+ */
 export async function resolveArgument(store: ObjectStore, name: string, schema: ParameterSchema, value: unknown): Promise<unknown> {
   if (isReference(value)) {
     const explorer = new Explorer(store);
@@ -91,8 +94,8 @@ export async function resolveArgument(store: ObjectStore, name: string, schema: 
     try {
       target = await explorer.resolve(value);
     } catch (error) {
-      if (error instanceof ExplorerError) throw new ToolError(`Parameter '${name}': ${error.message}`);
-      throw error;
+      if (!(error instanceof ExplorerError)) throw error;
+      throw new ToolError(`Parameter '${name}': ${withPathPrefix(error)}`);
     }
     const fitted = fit(schema, target.value);
     if (!fitted.ok) {
@@ -106,6 +109,13 @@ export async function resolveArgument(store: ObjectStore, name: string, schema: 
     throw new ToolError(`Parameter '${name}' expects ${expectedType(schema)}, got string ${quoteValue(value)}. Use '@obj_id' for references.`);
   }
   throw new ToolError(`Parameter '${name}' expects ${expectedType(schema)}, got ${typeName(value)}.`);
+}
+
+/** `Navigation error at a.b: …` / `Invalid path a._x: …`, as the original words path failures. */
+function withPathPrefix(error: ExplorerError): string {
+  if (!error.path) return error.message;
+  if (error.path.problem === "absent") return `Navigation error at ${error.path.text}: ${error.message}`;
+  return error.message.startsWith("Invalid path") ? error.message : `Invalid path ${error.path.text}: ${error.message}`;
 }
 
 export type { Parameters };

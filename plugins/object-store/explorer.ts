@@ -4,7 +4,7 @@
  * or as a reference with a path (`@obj_001.items`), which is joined in front of `path`.
  */
 import type { ObjectStore } from "svc";
-import { PathSyntaxError, joinPaths, navigate, parsePath } from "./paths.js";
+import { PathSyntaxError, forbiddenSegment, joinPaths, navigate, parsePath } from "./paths.js";
 import { parseReference } from "./reference.js";
 import { render, sizeOf, typeName, type RenderLimits } from "./render.js";
 
@@ -29,8 +29,18 @@ export const EXPLORER_DEFAULTS: Required<ExplorerOptions> = {
   searchContextLength: 150,
 };
 
-/** A readable failure: unknown or expired object, missing path, bad pattern. */
-export class ExplorerError extends Error {}
+/**
+ * A readable failure: unknown or expired object, missing path, bad pattern. `path` is set when
+ * the path is at fault: `invalid` (bad syntax, a forbidden `_` attribute) or `absent` (no value).
+ */
+export class ExplorerError extends Error {
+  constructor(
+    message: string,
+    readonly path?: { text: string; problem: "invalid" | "absent" },
+  ) {
+    super(message);
+  }
+}
 
 interface Target {
   /** `@obj_001`. */
@@ -121,11 +131,14 @@ export class Explorer {
     try {
       segments = parsePath(fullPath);
     } catch (error) {
-      if (error instanceof PathSyntaxError) throw new ExplorerError(`Invalid path '${fullPath}': ${error.message}.`);
+      if (error instanceof PathSyntaxError) throw new ExplorerError(`Invalid path '${fullPath}': ${error.message}.`, { text: fullPath, problem: "invalid" });
       throw error;
     }
+    // The original's rule, kept: attributes starting with `_` are never read.
+    const forbidden = forbiddenSegment(segments);
+    if (forbidden !== undefined) throw new ExplorerError(`Access to attribute '${forbidden}' is not permitted`, { text: fullPath, problem: "invalid" });
     const found = navigate(stored, segments);
-    if (!found.found) throw new ExplorerError(`Object '${ref}' does not have a value at path '${fullPath}'.`);
+    if (!found.found) throw new ExplorerError(`Object '${ref}' does not have a value at path '${fullPath}'.`, { text: fullPath, problem: "absent" });
     return { ref, path: fullPath, value: found.value };
   }
 

@@ -25,6 +25,7 @@ export function objectStorePlugin(): KernelPlugin<v.InferOutput<typeof options>>
       store = await createObjectStore({
         backend: opts.backend ?? settings.objectStoreBackend,
         redisUrl: opts.redisUrl ?? settings.objectStoreRedisUrl,
+        redisUrlSetting: opts.redisUrl ? "the redisUrl option of svc:object-store" : "OBJECT_STORE_REDIS_URL",
         ttl: opts.ttl ?? settings.objectStoreTtl,
         logger: kernel.log,
       });

@@ -20,8 +20,10 @@ export class ValueError extends Error {
 export interface StoreOptions {
   /** `memory` (default) or `redis`. */
   backend?: string;
-  /** Required for `redis`: `redis://host:6379`, `redis://user:password@host:6379`, `rediss://…`, or comma-separated hosts for a cluster. */
+  /** Required for `redis`: `redis://host:6379`, `redis://user:password@host:6379`, `rediss://…`, or comma-separated nodes for a cluster (`redis://h1:6379,h2:6379,h3:6379`). */
   redisUrl?: string;
+  /** The setting `redisUrl` came from, named in errors (default `redisUrl`). */
+  redisUrlSetting?: string;
   /** Object lifetime in seconds (default 600); 0 keeps objects until deleted. */
   ttl?: number;
   /** Connection time-out for Redis in milliseconds (default 5000). */
@@ -38,8 +40,10 @@ export function createObjectStore(options: StoreOptions = {}): Promise<ObjectSto
   if (!Number.isFinite(ttl)) throw new ValueError(`Invalid object store TTL ${ttl}: give seconds as a number (0 for no expiry).`);
   if (backend === "memory") return Promise.resolve(new ObjectStore(new MemoryBackend(), ttl));
   if (backend === "redis") {
-    if (!options.redisUrl) throw new ValueError("'redisUrl' is not set: provide a Redis URL to use the redis object store backend.");
-    return connectRedisBackend(options.redisUrl, { connectTimeoutMs: options.connectTimeoutMs, logger: options.logger }).then((b) => new ObjectStore(b, ttl));
+    const setting = options.redisUrlSetting ?? "redisUrl";
+    if (!options.redisUrl) throw new ValueError(`'${setting}' is not set: provide a Redis URL to use the redis object store backend.`);
+    const connecting = connectRedisBackend(options.redisUrl, { connectTimeoutMs: options.connectTimeoutMs, logger: options.logger, setting });
+    return connecting.then((b) => new ObjectStore(b, ttl));
   }
   throw new ValueError(`Unknown object store backend '${backend}': use one of ${OBJECT_STORE_BACKENDS.join(", ")}.`);
 }

@@ -1,7 +1,8 @@
 /**
  * @module Paths into stored JSON: dots (`a.b.0.c`), brackets (`a[0]`, `a["key.with.dots"]`,
  * `a['k']`), mixed, or a leading bracket (`[0].name`). Navigation only follows own properties of
- * plain data, so `__proto__` or `constructor` never reach the prototype.
+ * plain data, so `__proto__` or `constructor` never reach the prototype; and, as in the library
+ * svc ports, a key starting with `_` may not be named at all (`forbiddenSegment`).
  */
 
 export type PathSegment = string | number;
@@ -42,6 +43,11 @@ export function parsePath(path: string): PathSegment[] {
   }
   flush();
   return segments;
+}
+
+/** The first key starting with `_` (`_private`, `__proto__`), which paths may not name; else undefined. */
+export function forbiddenSegment(segments: readonly PathSegment[]): string | undefined {
+  return segments.find((segment): segment is string => typeof segment === "string" && segment.startsWith("_"));
 }
 
 export type Navigation = { found: true; value: unknown } | { found: false };

@@ -2,8 +2,9 @@
  * @module The Redis backend: a keyv over Redis (the kernel's `connectRedisKeyv`: our own client, a
  * bounded first connect), for stores shared by several processes and surviving restarts. Ids are
  * `obj_<uuid>`, stored under `svc-objects::obj_<uuid>`; Redis expires keys itself (keyv sets `PX`).
- * Accepts `redis://`, `redis://user:password@…`, `rediss://…` (TLS) and comma-separated node URLs
- * (a cluster); a refused connection, a wrong password or a time-out fails the connect promptly.
+ * Accepts `redis://`, `redis://user:password@…`, `rediss://…` (TLS) and comma-separated nodes
+ * (a cluster: `redis://h1:6379,h2:6379,h3:6379`); a bad URL, a refused connection, a wrong
+ * password or a time-out fails the connect promptly, naming the setting the URL came from.
  */
 import { randomUUID } from "node:crypto";
 import { closeKeyv, connectRedisKeyv, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
@@ -44,9 +45,17 @@ export interface RedisConnectOptions {
   connectTimeoutMs?: number;
   /** Where errors of an established connection are reported. */
   logger?: Logger;
+  /** The setting the URL came from, named in errors (default `redisUrl`). */
+  setting?: string;
 }
 
 export async function connectRedisBackend(url: string, options: RedisConnectOptions = {}): Promise<RedisBackend> {
-  const keyv = await connectRedisKeyv<string>({ url, namespace: REDIS_NAMESPACE, connectTimeoutMs: options.connectTimeoutMs, logger: options.logger });
+  const keyv = await connectRedisKeyv<string>({
+    url,
+    namespace: REDIS_NAMESPACE,
+    connectTimeoutMs: options.connectTimeoutMs,
+    logger: options.logger,
+    setting: options.setting ?? "redisUrl",
+  });
   return new RedisBackend(keyv, () => closeKeyv(keyv));
 }

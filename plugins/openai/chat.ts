@@ -3,16 +3,19 @@
  * its `runChatCompletion(model, messages, body, ctx)` runs through the kernel's `run` hook
  * (transport `openai`); `body` is the whole request, extra keys included. A body without `model`
  * or `messages` is a 400; an unknown model 404; a pipeline without the method 501; a wrapper
- * failure 500 `Pipeline execution failed: …`.
+ * failure 500 `Pipeline execution failed: …`. Files the messages refer to reach it as `ctx.files`.
  */
 import { REGISTRY, isStreamable, type PluginApi, type RequestContext } from "svc";
 import { completeChat, streamChat, type ChatAnswerOptions } from "./chat-stream.js";
+import { chatFileRefs, resolveFiles } from "./file-parts.js";
+import type { FileStore } from "./file-store.js";
+import { fileStoreOf } from "./files.js";
 import { invoke, pipelineFor } from "./invoke.js";
 import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
 
 export const CHAT_PATHS = ["/v1/chat/completions", "/chat/completions"] as const;
 
-export function registerChatRoutes(kernel: PluginApi): void {
+export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
   const registry = kernel.resolve(REGISTRY);
   const options: ChatAnswerOptions = {
     events: kernel.settings.openaiUiEvents,
@@ -23,8 +26,9 @@ export function registerChatRoutes(kernel: PluginApi): void {
   const handler = async (c: RequestContext): Promise<unknown> => {
     const body = await c.json(ChatCompletionRequest);
     const pipeline = pipelineFor(registry, body.model, "runChatCompletion");
+    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes);
     try {
-      const result = await invoke(kernel, c, pipeline, "runChatCompletion", body, [body.model, body.messages, body]);
+      const result = await invoke(kernel, c, pipeline, "runChatCompletion", body, [body.model, body.messages, body], files);
       if (c.signal.aborted) {
         // The client left while the wrapper worked: close what it returned, answer nothing.
         if (isStreamable(result)) closeQuietly(result);

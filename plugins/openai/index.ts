@@ -1,11 +1,13 @@
 /**
  * @module svc:openai: the OpenAI-compatible endpoints. Chat completions (`POST /v1/chat/completions`
  * and `/chat/completions`), the models list (`GET /v1/models` and `/models`) and the Responses
- * endpoint (`POST /v1/responses` and `/responses`). Every call goes through the kernel's `run`
+ * endpoint (`POST /v1/responses` and `/responses`), and the Files API (`/v1/files`) whose uploads
+ * chat and Responses requests refer to (`ctx.files`). Every call goes through the kernel's `run`
  * hook with transport `openai`, every streamed chunk through its `stream` hook.
  */
 import { definePlugin, type KernelPlugin } from "svc";
 import { registerChatRoutes } from "./chat.js";
+import { fileStoreOf, registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
 import { registerResponseRoutes } from "./responses.js";
 
@@ -13,9 +15,11 @@ export function openaiPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:openai",
     setup(kernel) {
-      registerChatRoutes(kernel);
+      const files = fileStoreOf(kernel);
+      registerChatRoutes(kernel, files);
       registerModelRoutes(kernel);
-      registerResponseRoutes(kernel);
+      registerResponseRoutes(kernel, files);
+      registerFileRoutes(kernel, files);
     },
   });
 }
@@ -30,3 +34,8 @@ export {
   normalizeResponseInput,
   type ResponseInputItem,
 } from "./response-input.js";
+
+/** Files API: the store protocol (register one under `FILE_STORE` to replace it) and `ctx.files` entries. */
+export { FILE_STORE, FILE_PURPOSES } from "./files.js";
+export { MemoryFileStore, fileObject, type FileStore, type FileRecord, type NewFile } from "./file-store.js";
+export { ChatFile } from "./file-parts.js";

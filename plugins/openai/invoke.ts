@@ -15,6 +15,7 @@ import {
   type PluginApi,
   type RequestContext,
   type RunContext,
+  type UploadedFile,
 } from "svc";
 
 export type OpenAIMethod = "runChatCompletion" | "runResponse";
@@ -37,8 +38,9 @@ export function pipelineFailure(error: unknown): HttpError {
 }
 
 /**
- * Calls `method` on the pipeline's wrapper with `args` and a run context. The result may be a value
- * or an (async) iterable; a stream's own failures surface when it is consumed.
+ * Calls `method` on the pipeline's wrapper with `args` and a run context holding `files` (those the
+ * request's messages refer to). The result may be a value or an (async) iterable; a stream's own
+ * failures surface when it is consumed.
  */
 export async function invoke(
   kernel: PluginApi,
@@ -47,11 +49,12 @@ export async function invoke(
   method: OpenAIMethod,
   input: unknown,
   args: readonly unknown[],
+  files: readonly UploadedFile[] = [],
 ): Promise<unknown> {
   const wrapper = pipeline.wrapper as BasePipelineWrapper & Record<OpenAIMethod, (...a: unknown[]) => unknown>;
   const call = new RequestRunCall(c, pipeline.name, method, "openai", input);
   try {
-    return await kernel.run(call, (call) => wrapper[method]!(...args, new CallRunContext(call, () => c.log) as RunContext));
+    return await kernel.run(call, (call) => wrapper[method]!(...args, new CallRunContext(call, () => c.log, files) as RunContext));
   } catch (error) {
     throw pipelineFailure(error);
   }

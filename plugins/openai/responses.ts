@@ -1,13 +1,16 @@
 /**
  * @module The Responses endpoint: `POST /v1/responses` and `POST /responses`. `model` names the
  * pipeline, whose `runResponse(model, input, body, ctx)` runs through the kernel's `run` hook with
- * the input normalised to an item list. Without `stream` the answer is one Response object; with
- * it, named SSE events (see responses-stream.ts), each yielded item passing through the kernel's
- * `stream` hook. Errors before the first byte are HTTP errors (404, 501, 500); a failure after it
+ * the input normalised to an item list (and the `input_file`s it refers to as `ctx.files`).
+ * Without `stream` the answer is one Response object; with it, named SSE events (see
+ * responses-stream.ts), each yielded item passing through the kernel's `stream` hook. Errors before the first byte are HTTP errors (404, 501, 500); a failure after it
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
 import { HttpError, REGISTRY, SHUTDOWN_MESSAGE, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
+import { resolveFiles, responseFileRefs } from "./file-parts.js";
+import type { FileStore } from "./file-store.js";
+import { fileStoreOf } from "./files.js";
 import { invoke, pipelineFailure, pipelineFor } from "./invoke.js";
 import { isResponseObject, newResponseBase } from "./response-object.js";
 import { normalizeResponseInput } from "./response-input.js";
@@ -48,7 +51,7 @@ const ResponseObject = v.looseObject({
   incomplete_details: v.nullable(v.unknown()),
 });
 
-export function registerResponseRoutes(kernel: PluginApi): void {
+export function registerResponseRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
   const registry = kernel.resolve(REGISTRY);
   // SERVICE_OPENAI_UI_EVENTS=false drops UI events for plain OpenAI clients (read loosely: the
   // setting belongs to the chat side of this plugin).
@@ -57,7 +60,8 @@ export function registerResponseRoutes(kernel: PluginApi): void {
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
     const pipeline = pipelineFor(registry, body.model, "runResponse");
     const input = normalizeResponseInput(body.input);
-    const result = await invoke(kernel, c, pipeline, "runResponse", body, [body.model, input, body]);
+    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes);
+    const result = await invoke(kernel, c, pipeline, "runResponse", body, [body.model, input, body], files);
     const info: StreamInfo = { pipeline: pipeline.name, transport: "openai", kind: "response.event", requestId: c.id };
     if (c.signal.aborted) {
       // The client left while the wrapper worked: close what it returned and answer nothing.

@@ -22,8 +22,10 @@ import { PlatformClient } from "./client/platform-client.js";
 import { MemoryType, type BaseTool, type ToolCallContext, type ToolConfig } from "./tool-config.js";
 
 export interface BuildToolOptions {
-  /** Static platform key; used when the request carries no `Authorization` header (or header mode is off). */
+  /** Static platform key: every call's key when header mode is off; in header mode only with `apiKeyAsFallback`. */
   apiKey?: string;
+  /** In header mode, let a call without an `Authorization` header use `apiKey` (default false: it is refused). */
+  apiKeyAsFallback?: boolean;
   /** Static workspace; unset exposes a required `workspace` argument. */
   workspace?: string;
   /** Read the key from the request's `Authorization: Bearer …` header (default true). */
@@ -98,7 +100,10 @@ function pinnedArguments(base: BaseTool, customArgs: Record<string, unknown>): R
   return out;
 }
 
-/** The client for one call: the request's Bearer key when header mode is on, else the static key. */
+/**
+ * The client for one call: in header mode the request's Bearer key (a call without one is refused,
+ * or served with the static key when `apiKeyAsFallback` is on); otherwise the static key.
+ */
 function clientFor(ctx: ToolCallContext | undefined, options: BuildToolOptions): PlatformClient {
   const useHeader = options.useRequestContext ?? true;
   let apiKey: string | undefined;
@@ -107,9 +112,12 @@ function clientFor(ctx: ToolCallContext | undefined, options: BuildToolOptions):
     if (header !== undefined && header.trim() !== "") {
       apiKey = header.trim().replace(/^Bearer(\s+|$)/i, "").trim();
       if (!apiKey) throw new ToolError("API key cannot be empty: send 'Authorization: Bearer <platform API key>'.");
+    } else if (options.apiKeyAsFallback) {
+      apiKey = options.apiKey;
     }
+  } else {
+    apiKey = options.apiKey;
   }
-  apiKey ??= options.apiKey;
   if (!apiKey) {
     throw new ToolError(
       useHeader

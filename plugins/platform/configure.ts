@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { Explorer, ValueError, initializeOrGetInitializedStore, type ExplorerOptions } from "svc/object-store";
-import type { ObjectStore } from "svc";
+import { settingFields, type ObjectStore } from "svc";
 import { buildTool, type PlatformTool } from "./build-tool.js";
 import { ALL_PLATFORM_TOOLS, TOOL_REGISTRY } from "./registry.js";
 import type { ToolServerLike } from "./tool-config.js";
@@ -25,6 +25,11 @@ export interface ConfigureOptions {
   platformDocsShareablePrototypeUrl?: string;
   /** Take each call's key from its `Authorization: Bearer …` header (default false). */
   getApiKeyFromAuthorizationHeader?: boolean;
+  /**
+   * In header mode, let a call without an `Authorization` header use `platformApiKey` (default
+   * false: such a call is refused, so nobody acts with the operator's key by leaving the header out).
+   */
+  platformApiKeyAsFallback?: boolean;
   /** `memory` (default) or `redis`. */
   objectStoreBackend?: string;
   objectStoreRedisUrl?: string;
@@ -32,11 +37,19 @@ export interface ConfigureOptions {
   objectStoreTtl?: number;
   /** Use this store instead of initialising one from the three options above. */
   objectStore?: ObjectStore;
-  /** Limits of the previews the tools return. */
+  /** Limits of the previews the tools return; a tool's own limits (its `ToolConfig.explorerConfig`) win. */
   explorerConfig?: ExplorerOptions;
-  /** Per-call time-out of platform requests in milliseconds (searches get 180 s). */
+  /** Per-call time-out of platform requests in milliseconds (default: `PLATFORM_CLIENT_TIMEOUT` seconds, else 30 s; searches get 180 s). */
   timeoutMs?: number;
+  /** Register tools under other names (`{ deploy_pipeline: "deploy_platform_pipeline" }`). */
+  toolNames?: Record<string, string>;
 }
+
+/**
+ * The second name of a platform tool whose own name a server may already use: `svc mcp run`'s
+ * management tools include a `deploy_pipeline` that deploys on this server.
+ */
+export const PLATFORM_TOOL_SECOND_NAMES: Readonly<Record<string, string>> = { deploy_pipeline: "deploy_platform_pipeline" };
 
 export interface ConfiguredTools {
   toolNames: string[];
@@ -57,34 +70,48 @@ export async function configureMcpServer(first: ConfigureOptions | ToolServerLik
   const names = options.toolsToRegister ? [...new Set(options.toolsToRegister)] : [...ALL_PLATFORM_TOOLS];
   const unknown = names.filter((n) => !ALL_PLATFORM_TOOLS.includes(n)).sort();
   if (unknown.length) throw new ValueError(`Unknown tools: ${unknown.join(", ")}\nAvailable tools: ${ALL_PLATFORM_TOOLS.join(", ")}`);
-  const taken = names.filter((n) => server.hasTool?.(n));
+  const nameOf = (name: string) => options.toolNames?.[name] ?? name;
+  const taken = names.map(nameOf).filter((n) => server.hasTool?.(n));
   if (taken.length) throw new ValueError(`The tool server already has tools named ${taken.join(", ")}.`);
+  const timeoutMs = options.timeoutMs ?? clientTimeoutFromEnv();
   const ttl = options.objectStoreTtl;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 0)) throw new ValueError(`'objectStoreTtl' must be a whole number of seconds (0 for no expiry), got ${ttl}.`);
 
   const objectStore =
     options.objectStore ??
-    (await initializeOrGetInitializedStore({ backend: options.objectStoreBackend ?? "memory", redisUrl: options.objectStoreRedisUrl, ttl }));
+    (await initializeOrGetInitializedStore({
+      backend: options.objectStoreBackend ?? "memory",
+      redisUrl: options.objectStoreRedisUrl,
+      redisUrlSetting: "objectStoreRedisUrl",
+      ttl,
+    }));
   const storeTools = objectStoreTools(new Explorer(objectStore, options.explorerConfig));
   for (const name of names) {
     const entry = TOOL_REGISTRY.get(name);
     const tool: PlatformTool = entry
       ? buildTool(
           entry.base,
-          { ...entry.config, explorerConfig: options.explorerConfig },
+          { ...entry.config, explorerConfig: withDefaults(entry.config.explorerConfig, options.explorerConfig) },
           {
             apiKey: options.platformApiKey,
+            apiKeyAsFallback: options.platformApiKeyAsFallback ?? false,
             workspace: options.platformWorkspace,
             useRequestContext: headerMode,
             baseUrl: options.platformApiUrl,
             objectStore,
-            timeoutMs: options.timeoutMs,
+            timeoutMs,
           },
         )
       : storeTools[name as (typeof OBJECT_STORE_TOOLS)[number]];
-    addTool(server, tool, { annotations: { readOnlyHint: entry ? entry.readOnly : true } });
+    const renamed = nameOf(name) !== name;
+    addTool(server, tool, {
+      name: nameOf(name),
+      // A second name says which tool it is, so a model can tell it from the server's own.
+      ...(renamed ? { description: `(The platform's \`${name}\`, registered as \`${nameOf(name)}\`.) ${tool.description}` } : {}),
+      annotations: { readOnlyHint: entry ? entry.readOnly : true },
+    });
   }
-  return { toolNames: names, objectStore };
+  return { toolNames: names.map(nameOf), objectStore };
 }
 
 /**
@@ -102,6 +129,23 @@ export function addTool(
     inputSchema: v.object(tool.parameters),
     ...(options.annotations ? { annotations: options.annotations } : {}),
   });
+}
+
+/** A tool's own explorer limits over the global ones (unset fields of the tool's fall back). */
+function withDefaults(own: ExplorerOptions | undefined, global: ExplorerOptions | undefined): ExplorerOptions | undefined {
+  if (!own) return global;
+  const given = Object.fromEntries(Object.entries(own).filter(([, value]) => value !== undefined));
+  return { ...global, ...given };
+}
+
+/** `PLATFORM_CLIENT_TIMEOUT` (seconds, like the original's `DEEPSET_CLIENT_TIMEOUT`) in milliseconds; unset: the client's default. */
+export function clientTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.PLATFORM_CLIENT_TIMEOUT?.trim();
+  if (!raw) return undefined;
+  const field = settingFields.platformClientTimeout;
+  const parsed = v.safeParse(field.schema, raw);
+  if (!parsed.success) throw new ValueError(`PLATFORM_CLIENT_TIMEOUT must be ${field.accepts} (seconds), got '${raw}'.`);
+  return Math.round(parsed.output * 1000);
 }
 
 function isServer(value: unknown): value is ToolServerLike {

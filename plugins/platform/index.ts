@@ -11,7 +11,7 @@
 import * as v from "valibot";
 import { OBJECT_STORE, definePlugin, token, type KernelPlugin, type ObjectStore } from "svc";
 import { createObjectStore } from "svc/object-store";
-import { configureMcpServer } from "./configure.js";
+import { PLATFORM_TOOL_SECOND_NAMES, configureMcpServer } from "./configure.js";
 import type { ToolServerLike } from "./tool-config.js";
 import { ALL_PLATFORM_TOOLS } from "./registry.js";
 
@@ -23,6 +23,9 @@ const options = v.object({
   apiUrl: v.optional(v.string()),
   workspace: v.optional(v.string()),
   apiKeyFromAuthHeader: v.optional(v.boolean()),
+  apiKeyAsFallback: v.optional(v.boolean()),
+  /** Seconds a platform request may take. */
+  timeout: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(3600))),
   tools: v.optional(v.array(v.string())),
 });
 
@@ -37,28 +40,39 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
       const shared = kernel.container.isRegistered(OBJECT_STORE, true) ? kernel.resolve(OBJECT_STORE) : undefined;
       // Without svc:object-store the plugin owns a store of its own (closed with the plugin).
       const objectStore =
-        shared ?? (ownStore = await createObjectStore({ backend: s.objectStoreBackend, redisUrl: s.objectStoreRedisUrl, ttl: s.objectStoreTtl, logger: kernel.log }));
+        shared ??
+        (ownStore = await createObjectStore({
+          backend: s.objectStoreBackend,
+          redisUrl: s.objectStoreRedisUrl,
+          redisUrlSetting: "OBJECT_STORE_REDIS_URL",
+          ttl: s.objectStoreTtl,
+          logger: kernel.log,
+        }));
       const server = kernel.resolve(MCP_TOOL_SERVER);
-      const explicit = opts.tools ?? s.platformTools;
-      // By default every platform tool whose name is free: svc:mcp's management tools include a
-      // `deploy_pipeline` of their own (SERVICE_MCP_MANAGEMENT_TOOLS=false frees the name).
-      const taken = ALL_PLATFORM_TOOLS.filter((n) => server.hasTool?.(n));
-      for (const name of taken) if (!explicit.length) kernel.log.warn(`Platform tool '${name}' left out: the MCP server already has a tool of that name`);
-      const tools = explicit.length ? explicit : ALL_PLATFORM_TOOLS.filter((n) => !taken.includes(n));
+      const { tools, toolNames } = chooseNames(opts.tools ?? s.platformTools, server, (message) => kernel.log.warn(message));
+      const platformApiKey = opts.apiKey ?? s.platformApiKey;
+      const headerMode = opts.apiKeyFromAuthHeader ?? s.platformApiKeyFromAuthHeader;
+      const asFallback = opts.apiKeyAsFallback ?? s.platformApiKeyAsFallback;
+      if (headerMode && platformApiKey && !asFallback) {
+        kernel.log.info("Platform tools: keys come from each call's Authorization header; calls without one are refused (PLATFORM_API_KEY_AS_FALLBACK=true serves them with PLATFORM_API_KEY)");
+      }
       const configured = configureMcpServer(server, {
-        platformApiKey: opts.apiKey ?? s.platformApiKey,
+        platformApiKey,
         platformApiUrl: opts.apiUrl ?? s.platformApiUrl,
         platformWorkspace: opts.workspace ?? s.platformWorkspace,
-        getApiKeyFromAuthorizationHeader: opts.apiKeyFromAuthHeader ?? s.platformApiKeyFromAuthHeader,
+        getApiKeyFromAuthorizationHeader: headerMode,
+        platformApiKeyAsFallback: asFallback,
+        timeoutMs: (opts.timeout ?? s.platformClientTimeout) * 1000,
         toolsToRegister: tools,
+        toolNames,
         objectStore,
       });
-      const { toolNames } = await configured.catch(async (error) => {
+      const registered = await configured.catch(async (error) => {
         await ownStore?.close();
         ownStore = undefined;
         throw error;
       });
-      kernel.log.info(`Platform tools: ${toolNames.length} registered (object store: ${objectStore.backend.kind})`);
+      kernel.log.info(`Platform tools: ${registered.toolNames.length} registered (object store: ${objectStore.backend.kind})`);
     },
     async close() {
       await ownStore?.close();
@@ -69,7 +83,30 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
 
 export default platformPlugin;
 
-export { configureMcpServer, addTool, type ConfigureOptions, type ConfiguredTools } from "./configure.js";
+/**
+ * The tools to register (all by default; a listed second name means its tool) and the second
+ * names of those whose own name the server already uses — `deploy_pipeline` of svc:mcp's
+ * management tools makes the platform's `deploy_platform_pipeline`. A taken name without a
+ * second one is left out with a warning (when not listed explicitly; then configuring fails).
+ */
+function chooseNames(listed: readonly string[], server: ToolServerLike, warn: (message: string) => void) {
+  const firstNames = new Map(Object.entries(PLATFORM_TOOL_SECOND_NAMES).map(([first, second]) => [second, first]));
+  const wanted = listed.length ? listed.map((n) => firstNames.get(n) ?? n) : [...ALL_PLATFORM_TOOLS];
+  const toolNames: Record<string, string> = {};
+  const tools: string[] = [];
+  for (const name of wanted) {
+    const second = PLATFORM_TOOL_SECOND_NAMES[name];
+    if (second && (server.hasTool?.(name) || listed.includes(second))) toolNames[name] = second;
+    else if (server.hasTool?.(name) && !listed.length) {
+      warn(`Platform tool '${name}' left out: the MCP server already has a tool of that name`);
+      continue;
+    }
+    tools.push(name);
+  }
+  return { tools, toolNames };
+}
+
+export { configureMcpServer, addTool, clientTimeoutFromEnv, PLATFORM_TOOL_SECOND_NAMES, type ConfigureOptions, type ConfiguredTools } from "./configure.js";
 export { buildTool, type BuildToolOptions, type PlatformTool } from "./build-tool.js";
 export { MemoryType, type ToolConfig, type BaseTool, type ToolArgs, type ToolCallContext, type ToolServerLike } from "./tool-config.js";
 export { TOOL_REGISTRY, ALL_PLATFORM_TOOLS, type RegistryEntry } from "./registry.js";

@@ -11,9 +11,9 @@ const redisTest = skip ? test.skip : test;
 /** Long enough that an error naming the cause proves we did not merely hit the deadline. */
 const GENEROUS_MS = 20_000;
 
-async function connectError(url: string, connectTimeoutMs = GENEROUS_MS): Promise<KernelError> {
+async function connectError(url: string, connectTimeoutMs = GENEROUS_MS, setting?: string): Promise<KernelError> {
   try {
-    const keyv = await connectRedisKeyv({ url, namespace: "t", connectTimeoutMs });
+    const keyv = await connectRedisKeyv({ url, namespace: "t", connectTimeoutMs, setting });
     await closeKeyv(keyv);
   } catch (error) {
     assert.instance(error, KernelError);
@@ -40,16 +40,61 @@ test("parseRedisTarget: single, TLS, credentials kept out of display, cluster li
   assert.is(cluster.password, "pw");
 });
 
-test("parseRedisTarget rejects other schemes, empty and mixed TLS lists", () => {
-  for (const bad of ["http://h:6379", "", "not a url", "redis://a,rediss://b"]) {
+test("parseRedisTarget: the documented cluster form — bare nodes share the first URL's scheme and credentials", () => {
+  const cluster = parseRedisTarget("redis://host1:6379,host2:6379,host3:6379");
+  assert.is(cluster.cluster, true);
+  assert.equal(cluster.nodes, [
+    { host: "host1", port: 6379 },
+    { host: "host2", port: 6379 },
+    { host: "host3", port: 6379 },
+  ]);
+  assert.is(cluster.display, "host1:6379,host2:6379,host3:6379");
+  const secured = parseRedisTarget("rediss://app:s%40cret@h1:7000, h2:7001,h3");
+  assert.is(secured.tls, true);
+  assert.equal(secured.urls, ["rediss://app:s%40cret@h1:7000", "rediss://app:s%40cret@h2:7001", "rediss://app:s%40cret@h3"]);
+  assert.equal([secured.username, secured.password], ["app", "s@cret"]);
+  assert.equal(secured.nodes[2], { host: "h3", port: 6379 });
+  assert.not.match(secured.display, /cret|app/);
+  assert.equal(parseRedisTarget("redis://[::1]:7000,[::1]:7001").nodes, [
+    { host: "::1", port: 7000 },
+    { host: "::1", port: 7001 },
+  ]);
+  assert.is(parseRedisTarget("redis://h/3").database, 3);
+});
+
+test("parseRedisTarget rejects other schemes, empty and mixed lists, naming the setting and never the password", () => {
+  const cases: [string, RegExp][] = [
+    ["http://h:6379", /unsupported scheme 'http:\/\/'/],
+    ["", /no URL given/],
+    ["not a url", /must be a URL with its scheme/],
+    ["redis://a,rediss://b", /mixes redis:\/\/ and rediss:\/\//],
+    ["host1:6379,host2:6379", /must be a URL with its scheme/],
+    ["redis://:pw1@a,redis://:pw2@b", /different credentials/],
+    ["redis://:pw@a,,b", /empty entry/],
+    ["redis://a/2,b", /only database 0/],
+    ["redis://a,b:notaport", /not a valid URL/],
+    ["redis://a,user:pw@b", /bare cluster node is host\[:port\] only/],
+  ];
+  for (const [bad, reason] of cases) {
     try {
-      parseRedisTarget(bad);
+      parseRedisTarget(bad, "OBJECT_STORE_REDIS_URL");
       assert.unreachable(`accepted ${bad}`);
     } catch (error) {
       assert.instance(error, KernelError);
-      assert.match((error as Error).message, /Invalid Redis URL/);
+      const message = (error as Error).message;
+      assert.match(message, /^Invalid Redis URL in OBJECT_STORE_REDIS_URL /);
+      assert.match(message, reason);
+      assert.not.match(message, /pw1|pw2|:pw@/);
+      assert.match(message, /comma-separated nodes/, "the message shows the accepted forms");
     }
   }
+});
+
+test("a bad URL fails at once through connectRedisKeyv, naming the setting", async () => {
+  const started = Date.now();
+  const error = await connectError("redis://host1:6379,host2:6379/0,", 60_000, "SERVICE_CLUSTER_REDIS_URL");
+  assert.match(error.message, /Invalid Redis URL in SERVICE_CLUSTER_REDIS_URL/);
+  assert.ok(Date.now() - started < 2000);
 });
 
 test("a server that accepts but never answers fails at the deadline, not never", async () => {
@@ -70,6 +115,8 @@ test("a refused port fails with 'connection refused' and no reconnect loop", asy
   const port = await freePort();
   const error = await connectError(`redis://127.0.0.1:${port}`);
   assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}: connection refused`));
+  const named = await connectError(`redis://127.0.0.1:${port}`, GENEROUS_MS, "OBJECT_STORE_REDIS_URL");
+  assert.match(named.message, new RegExp(`127\\.0\\.0\\.1:${port} \\(OBJECT_STORE_REDIS_URL\\): connection refused`));
 });
 
 let redis: TestRedis | undefined;

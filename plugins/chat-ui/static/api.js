@@ -88,3 +88,30 @@ export async function* streamCompletion(apiBase, { model, messages }, signal) {
   if (signal.aborted) throw signal.reason;
   throw new ChatError("The connection closed before the answer was complete", 0);
 }
+
+/**
+ * Uploads a file to the Files API for chat messages to refer to (`purpose: user_data`).
+ * @returns {Promise<{id: string, filename: string, bytes: number}>} the file object
+ */
+export async function uploadFile(apiBase, file, signal) {
+  const form = new FormData();
+  form.set("purpose", "user_data");
+  form.set("file", file, file.name);
+  let response;
+  try {
+    response = await fetch(`${apiBase}/v1/files`, { method: "POST", body: form, signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw connectionError(error, "Could not upload the file");
+  }
+  if (!response.ok) throw await errorFrom(response);
+  return response.json();
+}
+
+/** Deletes an uploaded file that was never sent; failures do not matter (the file expires anyway). */
+export function deleteFile(apiBase, id) {
+  return fetch(`${apiBase}/v1/files/${encodeURIComponent(id)}`, { method: "DELETE" }).then(
+    () => undefined,
+    () => undefined,
+  );
+}

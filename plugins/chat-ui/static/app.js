@@ -3,6 +3,7 @@
 // attributes: `data-api-base` (the root path the server is served under) and
 // `data-default-model` (SERVICE_CHAT_UI_DEFAULT_MODEL).
 import { ChatError, listModels, streamCompletion } from "./api.js";
+import { Attachments } from "./attachments.js";
 import { FollowScroll } from "./follow-scroll.js";
 import { AssistantView, userView } from "./message-view.js";
 import { ConversationStore } from "./store.js";
@@ -21,6 +22,9 @@ const ui = {
   send: $("send"),
   stop: $("stop"),
   toasts: $("toasts"),
+  attach: $("attach"),
+  fileInput: $("file-input"),
+  attachments: $("attachments"),
 };
 const apiBase = document.body.dataset.apiBase ?? "";
 const defaultModel = document.body.dataset.defaultModel ?? "";
@@ -29,9 +33,11 @@ const scroll = new FollowScroll(ui.log, ui.jump);
 const state = store.load();
 /** @type {AbortController | null} */
 let running = null;
+let waitingForUploads = false;
 
 const save = () => store.save(state);
 const toast = (level, text) => showToast(ui.toasts, level, text);
+const attachments = new Attachments(ui.attachments, apiBase, (message) => toast("error", message));
 
 // ---- the conversation
 
@@ -56,11 +62,18 @@ function drawConversation() {
   scroll.toBottom();
 }
 
-/** What the server gets: the text of each turn (failed or empty answers left out). */
+/** A user turn with files: its text and a `file` part per uploaded file (the server reads them). */
+function contentOf(message) {
+  if (!Array.isArray(message.files) || message.files.length === 0) return message.content;
+  const text = message.content ? [{ type: "text", text: message.content }] : [];
+  return [...text, ...message.files.map((f) => ({ type: "file", file: { file_id: f.id } }))];
+}
+
+/** What the server gets: each turn (failed or empty answers left out). */
 function history() {
   return state.messages
-    .filter((m) => (m.role === "user" || m.role === "assistant") && typeof m.content === "string" && m.content !== "")
-    .map((m) => ({ role: m.role, content: m.content }));
+    .filter((m) => (m.role === "user" || m.role === "assistant") && typeof m.content === "string" && (m.content !== "" || m.files?.length))
+    .map((m) => ({ role: m.role, content: contentOf(m) }));
 }
 
 /** One streamed item: a chat.completion.chunk, or a UI event `{event: {type, data}}`. */
@@ -97,6 +110,19 @@ function setRunning(controller) {
   ui.form.classList.toggle("busy", !!controller);
 }
 
+/** The attached files, once uploaded; no other message is sent meanwhile. */
+async function takeAttachments() {
+  if (attachments.count === 0) return [];
+  waitingForUploads = true;
+  ui.send.disabled = true;
+  try {
+    return await attachments.take();
+  } finally {
+    waitingForUploads = false;
+    ui.send.disabled = false;
+  }
+}
+
 async function send(text) {
   const model = ui.picker.value;
   if (!model) {
@@ -105,7 +131,9 @@ async function send(text) {
     return;
   }
   state.model = model;
-  const question = { role: "user", content: text };
+  const files = await takeAttachments();
+  if (!text && files.length === 0) return;
+  const question = { role: "user", content: text, ...(files.length ? { files } : {}) };
   state.messages.push(question);
   drawMessage(question);
   const messages = history();
@@ -167,7 +195,7 @@ async function loadModels() {
 ui.form.addEventListener("submit", (event) => {
   event.preventDefault();
   const text = ui.input.value.trim();
-  if (!text || running) return;
+  if ((!text && attachments.count === 0) || running || waitingForUploads) return;
   ui.input.value = "";
   void send(text);
 });
@@ -184,6 +212,24 @@ ui.input.addEventListener("keydown", (event) => {
 ui.stop.addEventListener("click", () => {
   running?.abort();
   ui.input.focus();
+});
+
+ui.attach.addEventListener("click", () => ui.fileInput.click());
+
+ui.fileInput.addEventListener("change", () => {
+  attachments.add(ui.fileInput.files ?? []);
+  ui.fileInput.value = "";
+  ui.input.focus();
+});
+
+// Files dropped on the message box are attached too.
+ui.form.addEventListener("dragover", (event) => {
+  if (event.dataTransfer?.types.includes("Files")) event.preventDefault();
+});
+ui.form.addEventListener("drop", (event) => {
+  if (!event.dataTransfer?.files.length) return;
+  event.preventDefault();
+  attachments.add(event.dataTransfer.files);
 });
 
 ui.picker.addEventListener("change", () => {

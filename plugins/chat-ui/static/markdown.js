@@ -1,6 +1,7 @@
 // Markdown for answers, which are untrusted. Three walls, in order:
 // 1. Raw HTML in the answer never becomes markup: marked hands each piece of raw HTML to `html()`
-//    below, which keeps only a few formatting tags written without attributes and escapes the rest,
+//    below, which keeps only a few formatting tags written without attributes (and Open WebUI's
+//    details block with its own inert attributes) and escapes the rest,
 //    so no untrusted attribute (event handler, style, URL) reaches any document, not even the inert
 //    one a sanitizer parses into (browsers check the page's CSP there too).
 // 2. DOMPurify then cleans what marked built from Markdown syntax (javascript: links, for one),
@@ -12,6 +13,9 @@ import DOMPurify from "./vendor/purify.js";
 
 /** Tags an answer may write as raw HTML: formatting only, and only in their bare form (`<br>`, `</b>`). */
 const BARE_TAG = /^<\/?(?:b|i|em|strong|u|s|del|ins|mark|small|sub|sup|kbd|code|br|hr|p|details|summary|blockquote)\s*\/?>$/i;
+/** The details block of Open WebUI (svc's `createDetailsTag`): only its own inert attributes. */
+const DETAILS_TAG = /^<details(?:\s+(?:type="[^"<>]*"|done="(?:true|false)"|open))*\s*>$/i;
+const keptTag = (part) => BARE_TAG.test(part) || DETAILS_TAG.test(part);
 
 const escapeHtml = (text) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -20,7 +24,7 @@ const escapeHtml = (text) =>
 function rawHtml({ text }) {
   return text
     .split(/(<[^<>]*>)/)
-    .map((part) => (BARE_TAG.test(part) ? part : escapeHtml(part)))
+    .map((part) => (keptTag(part) ? part : escapeHtml(part)))
     .join("");
 }
 

@@ -1,7 +1,9 @@
-// How one message looks. A user message is plain text. An assistant message has, top to bottom:
-// progress steps (status events), the answer rendered as Markdown, the sources it cites, and a
-// note when it was stopped or failed. The view mutates the plain message object it was given, so
-// the conversation can be saved and drawn again from those objects.
+// How one message looks. A user message is plain text, with its attached files as chips. An
+// assistant message has, top to bottom: progress steps (status events), the answer rendered as
+// Markdown, the sources it cites, and a note when it was stopped or failed. The view mutates the
+// plain message object it was given, so the conversation can be saved and drawn again from those
+// objects.
+import { fileChip } from "./attachments.js";
 import { renderMarkdown } from "./markdown.js";
 
 function el(tag, className, text) {
@@ -25,7 +27,13 @@ function safeUrl(value) {
 export function userView(message) {
   const article = el("article", "message user");
   article.setAttribute("aria-label", "You said");
-  article.append(el("div", "bubble", message.content));
+  if (message.content) article.append(el("div", "bubble", message.content));
+  if (Array.isArray(message.files) && message.files.length) {
+    const files = el("div", "files");
+    files.setAttribute("aria-label", "Attached files");
+    files.append(...message.files.map((f) => fileChip(String(f.filename), Number(f.bytes) || 0)));
+    article.append(files);
+  }
   return article;
 }
 

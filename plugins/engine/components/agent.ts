@@ -7,17 +7,13 @@
  */
 import * as v from "valibot";
 import { messageOf, type Span } from "svc";
-import { Component, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { Component, isComponent, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { PipelineRuntimeError } from "../pipeline/errors.js";
 import { Tool } from "../tool.js";
 import { State, stateSocketSchema, withMessages, type StateSchema } from "./agent-state.js";
 import { ToolInvoker, checkDuplicateTools, runToolCalls } from "./tool-invoker.js";
-
-/** Duck-typed: a component from another copy of the engine module still qualifies. */
-const isComponent = (x: unknown): x is Component =>
-  !!x && typeof x === "object" && typeof (x as Component).run === "function" && typeof (x as Component).inputSockets === "object";
 
 const agentInitSchema = v.object({
   chat_generator: v.custom<Component>(isComponent, "chat_generator must be a component instance (YAML: a nested {type, init_parameters})"),

@@ -7,30 +7,12 @@ import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { InMemoryDocumentStore } from "../document-store.js";
-import { applyFilterPolicy, parseFilterPolicy, type Filters } from "../filters.js";
+import { applyFilterPolicy, type Filters } from "../filters.js";
+import { inMemoryRetrieverEntries } from "./in-memory-embedding-retriever.js";
 
 const FiltersSchema = v.record(v.string(), v.any());
 
-const Init = v.object({
-  document_store: v.instance(InMemoryDocumentStore, "document_store must be an instance of InMemoryDocumentStore"),
-  filters: v.optional(v.nullable(FiltersSchema), null),
-  top_k: v.optional(
-    v.pipe(
-      v.number(),
-      v.check((n) => n > 0, (issue) => `top_k must be greater than 0. Currently, the top_k is ${String(issue.input)}`),
-    ),
-    10,
-  ),
-  scale_score: v.optional(v.boolean(), false),
-  filter_policy: v.optional(
-    v.pipe(
-      v.string(),
-      v.check((p) => ["replace", "merge"].includes(p.toLowerCase()), "filter_policy must be 'replace' or 'merge'"),
-      v.transform((p: string) => parseFilterPolicy(p)),
-    ),
-    "replace",
-  ),
-});
+const Init = v.object(inMemoryRetrieverEntries);
 
 type InitParameters = v.InferOutput<typeof Init>;
 

@@ -5,7 +5,8 @@
  */
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
-import { Document, pyRepr } from "../dataclasses/document.js";
+import { Document } from "../dataclasses/document.js";
+import { pythonRepr } from "../jinja.js";
 import { deduplicateDocuments } from "./deduplicate-documents.js";
 
 const Init = v.object({
@@ -15,7 +16,7 @@ const Init = v.object({
 });
 
 /** Python's str() of a meta value. */
-const pyStr = (value: unknown) => (typeof value === "string" ? value : pyRepr(value));
+const pyStr = (value: unknown) => (typeof value === "string" ? value : pythonRepr(value));
 
 /**
  * Python's sort by (value is None, value): None last; values of types Python cannot compare

@@ -1,8 +1,8 @@
 /**
- * @module What the OpenAI generators share: their common init parameters, the lazily created
- * `openai` client, the Chat Completions call (plain, or streamed chunk by chunk to a callback) and
- * the translation of the client's failures into errors that name the component, the endpoint and
- * the server's own message.
+ * @module What the OpenAI components (generators and embedders) share: their common init
+ * parameters, the lazily created `openai` client, the Chat Completions call (plain, or streamed
+ * chunk by chunk to a callback), any other API call (`callApi`) and the translation of the
+ * client's failures into errors that name the component, the endpoint and the server's own message.
  */
 import * as v from "valibot";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
@@ -139,6 +139,17 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     if (!key) {
       const names = secret.envVars.length ? secret.envVars.join(" or ") : "OPENAI_API_KEY";
       throw new Error(`${this.label(ctx)} has no OpenAI API key: set the environment variable ${names}, or pass api_key.`);
+    }
+  }
+
+  /** One call of any OpenAI API with this component's client, its key checked and its failures described. */
+  protected async callApi<T>(ctx: ComponentContext, call: (client: OpenAI) => Promise<T>): Promise<T> {
+    this.checkApiKey(ctx);
+    const { client } = this.connect();
+    try {
+      return await call(client);
+    } catch (err) {
+      throw this.describe(err, ctx);
     }
   }
 

@@ -1,8 +1,8 @@
 /**
  * @module Document and ByteStream in Haystack's shapes. A document's id, when not given, is the
- * SHA-256 of its content fields formatted the way Haystack (Python) formats them, so ids match.
+ * SHA-256 Haystack computes from its fields (document-id.ts), so ids match Haystack's.
  */
-import { createHash } from "node:crypto";
+import { createDocumentId } from "./document-id.js";
 
 export class ByteStream {
   static readonly typeName = "ByteStream";
@@ -60,12 +60,9 @@ export class Document {
     this.id = init.id || this.createId();
   }
 
-  /** Haystack: sha256(f"{text}{blob}{mime_type}{meta}{embedding}{sparse_embedding}"). */
+  /** Haystack's `_create_id` (see document-id.ts). */
   private createId(): string {
-    const blob = this.blob ? pyRepr(this.blob.data) : "None";
-    const mime = this.blob?.mimeType ?? null;
-    const data = `${pyStr(this.content)}${blob}${pyStr(mime)}${pyRepr(this.meta)}${pyRepr(this.embedding)}${pyRepr(this.sparse_embedding)}`;
-    return createHash("sha256").update(data, "utf8").digest("hex");
+    return createDocumentId(this);
   }
 
   /** A copy with another score (retrievers score copies, never the stored document). */
@@ -99,35 +96,4 @@ export class Document {
       sparse_embedding: (d.sparse_embedding as DocumentInit["sparse_embedding"]) ?? null,
     });
   }
-}
-
-/** Python's str() of an optional string. */
-function pyStr(value: string | null): string {
-  return value === null ? "None" : value;
-}
-
-/** Python's repr() of a JSON-like value (dicts keep insertion order, as Python's do). */
-export function pyRepr(value: unknown): string {
-  if (value === null || value === undefined) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : pyFloat(value);
-  if (typeof value === "string") return pyString(value);
-  if (Buffer.isBuffer(value)) return "b'" + [...value].map((b) => (b >= 32 && b < 127 && b !== 39 && b !== 92 ? String.fromCharCode(b) : "\\x" + b.toString(16).padStart(2, "0"))).join("") + "'";
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${pyString(k)}: ${pyRepr(v)}`).join(", ")}}`;
-  return String(value);
-}
-
-function pyFloat(n: number): string {
-  if (Number.isNaN(n)) return "nan";
-  if (!Number.isFinite(n)) return n > 0 ? "inf" : "-inf";
-  const s = String(n);
-  return /e/.test(s) ? s.replace(/e([+-])(\d)$/, "e$10$2") : s;
-}
-
-function pyString(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  const escaped = s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
-  return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
 }

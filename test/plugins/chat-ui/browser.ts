@@ -71,6 +71,10 @@ export class PipelineWrapper extends BasePipelineWrapper {
       await sleep(50);
       throw new Error("broken midway");
     }
+    if (question.startsWith("files")) {
+      yield ctx.files.map((f) => \`\${f.filename}: \${f.text().trim()}\`).join("\\n\\n") || "No files.";
+      return;
+    }
     if (question === "xss") {
       yield XSS;
       return;

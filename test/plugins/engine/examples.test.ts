@@ -30,8 +30,8 @@ test("the model examples deploy without a key and answer through any OpenAI-comp
   const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
   try {
     const { deployed, total } = await k.kernel.deployer.deployAll();
-    assert.equal(deployed.sort(), ["chat_with_website", "chat_with_website_streaming", "countdown", "docs_search", "file_summary", "text_stats", "ui_events_demo", "weather_agent"]);
-    assert.is(total, 8);
+    assert.equal(deployed.sort(), ["chat_with_file", "chat_with_website", "chat_with_website_streaming", "countdown", "docs_search", "file_summary", "semantic_search", "text_stats", "ui_events_demo", "weather_agent"]);
+    assert.is(total, 10);
 
     const noKey = await k.run("chat_with_website", { urls: [page.url], query: "Which port?" });
     assert.is(noKey.status, 500);

@@ -121,6 +121,20 @@ test("POST /deploy-yaml: inputs fan out, the result is keyed by output names", (
     { plugins: [enginePlugin()] },
   ));
 
+test("SERVICE_YAML_RESULT_SHAPE=hayhooks: /run answers the raw output keyed by component, as Hayhooks does", () =>
+  withPipelineKernel(
+    async (k) => {
+      await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "calc", source_code: CALC, save_file: false }) });
+      assert.equal((await k.run("calc", { value: 3 })).body, { result: { double: { value: 10 } } });
+      // A declared output on an inner component adds that component's outputs (include_outputs_from).
+      const inner = CALC.replace("outputs:\n  doubled: double.value", "outputs:\n  doubled: double.value\n  sum: first_addition.result");
+      await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "inner", source_code: inner, save_file: false }) });
+      assert.equal((await k.run("inner", { value: 3 })).body, { result: { first_addition: { result: 5 }, double: { value: 10 } } });
+      assert.is((await k.run("calc", {})).status, 400, "inputs are still validated");
+    },
+    { plugins: [enginePlugin()], settings: { yamlResultShape: "hayhooks" } },
+  ));
+
 test("bad YAML deploys are 400s that name the cause and leave nothing behind", () =>
   withPipelineKernel(
     async (k) => {

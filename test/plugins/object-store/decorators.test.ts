@@ -70,7 +70,9 @@ test("referenceable errors: a plain string for an object, an unknown id, a missi
   await rejects(() => tool.handler({ data: "not json" }, {}), /Parameter 'data' expects object, got string 'not json'\. Use '@obj_id' for references\./);
   await rejects(() => tool.handler({ data: {}, threshold: "ten" }, {}), /Parameter 'threshold' expects number, got string 'ten'\. Use '@obj_id' for references\./);
   await rejects(() => tool.handler({ data: "@obj_999" }, {}), /Parameter 'data': Object @obj_999 not found or expired\./);
-  await rejects(() => tool.handler({ data: `@${id}.b` }, {}), /Parameter 'data': Object '@obj_001' does not have a value at path 'b'\./);
+  await rejects(() => tool.handler({ data: `@${id}.b` }, {}), /^Error: Parameter 'data': Navigation error at b: Object '@obj_001' does not have a value at path 'b'\.$/);
+  await rejects(() => tool.handler({ data: `@${id}._x` }, {}), /^Error: Parameter 'data': Invalid path _x: Access to attribute '_x' is not permitted$/);
+  await rejects(() => tool.handler({ data: `@${id}.a[` }, {}), /^Error: Parameter 'data': Invalid path 'a\[': unclosed/);
   await rejects(() => tool.handler({ data: `@${id}.a` }, {}), /Parameter 'data' expects object, got string from @obj_001\.a\./);
 });
 

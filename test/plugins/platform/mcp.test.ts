@@ -3,12 +3,12 @@ import * as assert from "uvu/assert";
 import * as v from "valibot";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolServer, type RunningToolServer } from "svc/mcp";
 import { MemoryBackend, ObjectStore, closeInitializedStores } from "svc/object-store";
 import { ALL_PLATFORM_TOOLS, MemoryType, ValueError, addTool, buildTool, configureMcpServer, tools, type BaseTool } from "svc/platform";
 import { captureLogger } from "../../helpers/kernel.js";
 import { rejects } from "../../helpers/rejects.js";
+import { memoryClient } from "../../helpers/mcp-client.js";
 import { startPlatformFixture, type PlatformFixture } from "../../fixtures/platform-server.js";
 
 let platform: PlatformFixture;
@@ -30,14 +30,6 @@ async function httpClient(url: string, apiKey?: string): Promise<Client> {
   return client;
 }
 
-async function memoryClient(server: ToolServer): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(clientSide);
-  return client;
-}
-
 test("configuration errors are value errors and register nothing; no network call happens", async () => {
   const server = quietServer();
   const before = platform.requests.length;
@@ -45,7 +37,7 @@ test("configuration errors are value errors and register nothing; no network cal
   assert.instance(noKey, ValueError);
   await rejects(() => configureMcpServer(server, { platformApiKey: "k", toolsToRegister: ["list_pipelines", "fly", "dance"] }), /^ValueError: Unknown tools: dance, fly\nAvailable tools: create_index, create_pipeline,/);
   await rejects(() => configureMcpServer(server, { platformApiKey: "k", objectStoreBackend: "disk" }), /Unknown object store backend 'disk'/);
-  await rejects(() => configureMcpServer(server, { platformApiKey: "k", objectStoreBackend: "redis" }), /'redisUrl' is not set/);
+  await rejects(() => configureMcpServer(server, { platformApiKey: "k", objectStoreBackend: "redis" }), /'objectStoreRedisUrl' is not set/);
   await rejects(() => configureMcpServer(server, { platformApiKey: "k", platformApiUrl: "ftp://x" }), /'platformApiUrl' must be an http\(s\) URL/);
   await rejects(() => configureMcpServer({ platformApiKey: "k" }), /'mcpServerInstance' is required/);
   assert.is(server.tools.length, 0);

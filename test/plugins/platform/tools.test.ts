@@ -81,7 +81,7 @@ test("validate_pipeline: pre-checks, platform errors, and a YAML passed by refer
   assert.match(nested.text, /"valid": false/);
   assert.equal(await call(v, { yaml_configuration: "@obj_999" }), { text: "Parameter 'yaml_configuration': Object @obj_999 not found or expired.", isError: true });
   assert.equal(await call(v, { yaml_configuration: `${yamlRef}.nothing` }), {
-    text: `Parameter 'yaml_configuration': Object '${yamlRef}' does not have a value at path 'nothing'.`,
+    text: `Parameter 'yaml_configuration': Navigation error at nothing: Object '${yamlRef}' does not have a value at path 'nothing'.`,
     isError: true,
   });
 });
@@ -199,7 +199,7 @@ test("templates, component schemas, secrets, workspaces and the current user", a
   assert.match(me.text, /"email": "alice@example.com"/);
 });
 
-test("keys: the request's Bearer header wins over the static key; without either the call is refused", async () => {
+test("keys: the request's Bearer header wins over the static key; without a header the call is refused unless the static key is an explicit fallback", async () => {
   const t = tool("get_current_user", { useRequestContext: true, apiKey: undefined });
   assert.match((await call(t, {}, { authorization: "Bearer bob-key" })).text, /"given_name": "Bob"/);
   assert.match((await call(t, {}, { authorization: "bearer   alice-key" })).text, /"given_name": "Alice"/);
@@ -207,7 +207,10 @@ test("keys: the request's Bearer header wins over the static key; without either
   assert.equal(await call(t, {}, { authorization: "Bearer " }), { text: "API key cannot be empty: send 'Authorization: Bearer <platform API key>'.", isError: true });
   const both = tool("get_current_user", { useRequestContext: true, apiKey: "alice-key" });
   assert.match((await call(both, {}, { authorization: "Bearer bob-key" })).text, /Bob/);
-  assert.match((await call(both)).text, /Alice/);
+  assert.equal(await call(both), { text: "No Authorization header found in the request: send 'Authorization: Bearer <platform API key>'.", isError: true });
+  const fallback = tool("get_current_user", { useRequestContext: true, apiKey: "alice-key", apiKeyAsFallback: true });
+  assert.match((await call(fallback)).text, /Alice/);
+  assert.match((await call(fallback, {}, { authorization: "Bearer bob-key" })).text, /Bob/);
   const staticOnly = tool("get_current_user", { useRequestContext: false });
   assert.match((await call(staticOnly, {}, { authorization: "Bearer bob-key" })).text, /Alice/);
   assert.match((await call(t, {}, { authorization: "Bearer unknown" })).text, /^Failed to fetch the current user: Invalid or missing API key \(Status Code: 401\)$/);
