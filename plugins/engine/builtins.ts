@@ -24,11 +24,42 @@ import { OpenAIDocumentEmbedder } from "./components/openai-document-embedder.js
 import { OpenAITextEmbedder } from "./components/openai-text-embedder.js";
 import { SentenceTransformersDocumentEmbedder, SentenceTransformersTextEmbedder } from "./components/sentence-transformers-embedders.js";
 import { InMemoryDocumentStore } from "./document-store.js";
+import { TextFileToDocument } from "./components/text-file-to-document.js";
+import { MarkdownToDocument } from "./components/markdown-to-document.js";
+import { PyPDFToDocument } from "./components/pypdf-to-document.js";
+import { FileTypeRouter } from "./components/file-type-router.js";
+import { DocumentCleaner } from "./components/document-cleaner.js";
+import { QueryExpander } from "./components/query-expander.js";
+import { MultiQueryTextRetriever } from "./components/multi-query-text-retriever.js";
+import { LostInTheMiddleRanker } from "./components/lost-in-the-middle-ranker.js";
+import { MetaFieldGroupingRanker } from "./components/meta-field-grouping-ranker.js";
+import { OutputAdapter } from "./components/output-adapter.js";
+import { AnthropicChatGenerator } from "./components/anthropic-chat-generator.js";
+import { OpenAIResponsesChatGenerator } from "./components/openai-responses-chat-generator.js";
+import { SerperDevWebSearch } from "./components/serper-dev-web-search.js";
+import { PRINT_STREAMING_CHUNK, printStreamingChunk } from "./print-streaming-chunk.js";
+import { AGENT_RESULT_TO_STRING, agentResultToString } from "./agent-tool.js";
 import { EngineRegistry } from "./registry.js";
 
 export function createRegistry(): EngineRegistry {
   const registry = new EngineRegistry();
   registry.components.register(
+    // Files in, documents out.
+    TextFileToDocument,
+    MarkdownToDocument,
+    PyPDFToDocument,
+    FileTypeRouter,
+    DocumentCleaner,
+    // Query and ranking.
+    QueryExpander,
+    MultiQueryTextRetriever,
+    LostInTheMiddleRanker,
+    MetaFieldGroupingRanker,
+    OutputAdapter,
+    // More generators and tools.
+    AnthropicChatGenerator,
+    OpenAIResponsesChatGenerator,
+    SerperDevWebSearch,
     BranchJoiner,
     PromptBuilder,
     ChatPromptBuilder,
@@ -56,5 +87,7 @@ export function createRegistry(): EngineRegistry {
     MultiQueryEmbeddingRetriever,
   );
   registry.objects.register(InMemoryDocumentStore);
+  registry.registerFunction(PRINT_STREAMING_CHUNK, (chunk: Parameters<typeof printStreamingChunk>[0]) => printStreamingChunk(chunk));
+  registry.registerFunction(AGENT_RESULT_TO_STRING, agentResultToString);
   return registry;
 }

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import type { Logger, Span, Tracer } from "svc";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import { typeRefOf, type TypeRef } from "./type-ref.js";
+import { callableName } from "./callable-names.js";
 
 export type SocketKind = "normal" | "lazyVariadic" | "greedyVariadic";
 
@@ -143,9 +144,12 @@ export abstract class Component<P = any> {
   }
 }
 
-/** Serializes init parameters: objects with `toDict()` (secrets, stores, messages) call it. */
+/**
+ * Serializes init parameters: objects with `toDict()` (secrets, stores, messages) call it;
+ * functions YAML named (a streaming callback's import path) are written as that name.
+ */
 export function serializeValue(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return typeof value === "function" ? null : value;
+  if (value === null || typeof value !== "object") return typeof value === "function" ? (callableName(value) ?? null) : value;
   if (typeof (value as { toDict?: unknown }).toDict === "function") return (value as { toDict(): unknown }).toDict();
   if (Array.isArray(value)) return value.map(serializeValue);
   return Object.fromEntries(Object.entries(value).map(([k, val]) => [k, serializeValue(val)]));

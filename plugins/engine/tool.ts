@@ -9,6 +9,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { messageOf } from "svc";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import type { EngineRegistry, NamedFunction } from "./registry.js";
+import { callableName } from "./callable-names.js";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -183,7 +184,7 @@ export class Tool {
 }
 
 function functionName(fn: NamedFunction, registry: EngineRegistry | undefined, what: string): string {
-  const known = registeredNames.get(fn);
+  const known = registeredNames.get(fn) ?? callableName(fn);
   if (known) return known;
   if (registry) for (const [name, candidate] of registry.functions) if (candidate === fn) return name;
   // A named function is assumed to be registered under its own name (checked again on load).

@@ -4,7 +4,8 @@
  * to sockets; together they give the run schema, and the run answers with the declared output
  * names (or, with `SERVICE_YAML_RESULT_SHAPE=hayhooks`, with the raw pipeline output keyed by
  * component, as Hayhooks does). Every declared input is required; a target claimed by two inputs
- * is an error.
+ * is an error. An input whose target takes ByteStreams (`sources`) is filled from uploaded files
+ * (yaml-uploads.ts).
  */
 import * as v from "valibot";
 import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc";
@@ -12,6 +13,7 @@ import { PipelineError } from "./pipeline/errors.js";
 import type { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
 import { parseYaml, pipelineFromDocument, readPipelineDocument } from "./yaml.js";
+import { byteStreamOfUpload, takesFiles, uploadsSchema } from "./yaml-uploads.js";
 
 const IoSpec = v.object({
   inputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
@@ -42,12 +44,15 @@ export class YamlPipeline {
     private readonly outputs: ReadonlyMap<string, Target>,
     private readonly tracer: Tracer,
     private readonly resultShape: YamlResultShape = "outputs",
+    /** The declared input that uploaded files feed, if any. */
+    private readonly filesInput?: string,
   ) {}
 
   async runApi(input: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
     const data: Record<string, Record<string, unknown>> = {};
     for (const [name, targets] of this.inputs) {
-      for (const t of targets) (data[t.component] ??= {})[t.socket] = input[name];
+      const value = name === this.filesInput ? (ctx.files ?? []).map(byteStreamOfUpload) : input[name];
+      for (const t of targets) (data[t.component] ??= {})[t.socket] = value;
     }
     const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
     const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span });
@@ -78,6 +83,7 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
   const inputs = new Map<string, Target[]>();
   const claimed = new Map<string, string>();
   const entries: Record<string, v.GenericSchema> = {};
+  let filesInput: string | undefined;
   for (const [name, spec] of declaredInputs) {
     const paths = [...new Set((Array.isArray(spec) ? spec : [spec]).filter((p) => p.includes(".")))];
     const targets = paths.map((p) => targetOf(pipeline, p, `Input '${name}' target`));
@@ -92,6 +98,13 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
     const socket = first ? pipeline.getComponent(first.component).inputSockets[first.socket] : undefined;
     if (first && !socket) throw bad(`Input '${name}' target '${first.component}.${first.socket}' is not an input of '${first.component}'.`);
     const connected = first && socket?.kind === "normal" && pipeline.sendersOf(first.component, first.socket).length > 0;
+    if (!connected && takesFiles(socket)) {
+      if (filesInput !== undefined) throw bad(`Declared inputs '${filesInput}' and '${name}' both take files; uploads can feed only one input (give it several targets instead).`);
+      filesInput = name;
+      entries.files = uploadsSchema(name, paths);
+      inputs.set(name, targets);
+      continue;
+    }
     const base = socket?.schema && !connected ? socket.schema : v.custom<unknown>((x) => x !== undefined, "a value is required");
     entries[name] = v.pipe(base, v.description(`Sent to ${paths.join(", ")}.`));
     inputs.set(name, targets);
@@ -111,12 +124,12 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
 
   return {
     description: request.description ?? (typeof doc.metadata?.description === "string" ? doc.metadata.description : request.name),
-    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer, resultShape),
+    wrapper: new YamlPipeline(pipeline, inputs, outputs, tracer, resultShape, filesInput),
     capabilities: { api: true, chat: false, response: false },
     inputSchema: v.object(entries),
     // The raw shape depends on which components leave outputs unconsumed: not described.
     outputSchema: outputs.size && resultShape === "outputs" ? v.object(outputEntries) : undefined,
     skipMcp: false,
-    requiresFiles: false,
+    requiresFiles: filesInput !== undefined,
   };
 }

@@ -8,10 +8,11 @@ import * as v from "valibot";
 import YAML, { type Tags } from "yaml";
 import { formatIssues, messageOf } from "svc";
 import { Secret } from "./dataclasses/secret.js";
-import { Tool, TOOL_TYPE } from "./tool.js";
 import { PipelineError } from "./pipeline/errors.js";
 import { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
+import { rememberCallableName } from "./callable-names.js";
+import { isSerializedTool, isSerializedToolset, toolFromDict } from "./tool-serde.js";
 
 const tupleTag: Tags[number] = {
   tag: "tag:yaml.org,2002:python/tuple",
@@ -48,18 +49,26 @@ export function readPipelineDocument(data: unknown): PipelineDocument {
 
 /** Turns serialized init parameters into objects: secrets and registered nested objects. */
 function resolveInit(value: unknown, registry: EngineRegistry): unknown {
-  if (Array.isArray(value)) return value.map((x) => resolveInit(x, registry));
+  // A Toolset inside a list of tools adds its tools to the list.
+  if (Array.isArray(value)) return value.flatMap((x) => (isSerializedToolset(x) ? (resolveInit(x, registry) as unknown[]) : [resolveInit(x, registry)]));
   if (!value || typeof value !== "object") return value;
   if (Secret.isSerialized(value)) return Secret.fromDict(value);
   const o = value as Record<string, unknown>;
-  if (o.type === TOOL_TYPE && o.data && typeof o.data === "object") return Tool.fromDict(o, registry);
+  if (isSerializedTool(o)) return toolFromDict(o, registry, (x) => resolveInit(x, registry));
   if (typeof o.type === "string" && (o.init_parameters === undefined || typeof o.init_parameters === "object")) {
     const init = () => resolveInit(o.init_parameters ?? {}, registry) as Record<string, unknown>;
     if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(init());
     // A component nested in another's init parameters (an Agent's chat_generator).
     if (registry.components.has(o.type)) return new (registry.components.get(o.type))(init());
   }
-  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, resolveInit(x, registry)]));
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === "streaming_callback" && typeof x === "string" ? callableByName(x, registry) : resolveInit(x, registry)]));
+}
+
+/** A streaming callback named by its import path (Haystack's serialize_callable) from the registry. */
+function callableByName(name: string, registry: EngineRegistry): unknown {
+  const fn = registry.getFunction(name);
+  rememberCallableName(fn, name);
+  return fn;
 }
 
 /** Builds a pipeline from a parsed definition; an unknown type lists the registered types. */

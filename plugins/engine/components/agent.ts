@@ -24,6 +24,9 @@ const agentInitSchema = v.object({
   max_agent_steps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 100),
   streaming_callback: v.nullish(v.function()),
   raise_on_tool_invocation_failure: v.optional(v.boolean(), false),
+  /** Newer Haystack's names for the tool invoker's `max_workers` and streaming passthrough. */
+  tool_concurrency_limit: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  tool_streaming_callback_passthrough: v.nullish(v.boolean()),
   tool_invoker_kwargs: v.nullish(
     v.object({
       max_workers: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
@@ -62,7 +65,8 @@ export class Agent extends Component<AgentParams> {
   constructor(init: unknown = {}) {
     super(init);
     const p = this.initParameters;
-    const given = UNSUPPORTED.filter((k) => !isEmpty(this.rawInit[k]));
+    // Without a user_prompt, required_variables (Haystack writes '*') has nothing to require.
+    const given = UNSUPPORTED.filter((k) => !isEmpty(this.rawInit[k]) && !(k === "required_variables" && isEmpty(this.rawInit.user_prompt)));
     if (given.length) throw new Error(`Agent: ${given.join(", ")} ${given.length > 1 ? "are" : "is"} not supported yet.`);
     checkDuplicateTools(p.tools);
     if (p.tools.length && !("tools" in p.chat_generator.inputSockets)) throw new Error(`${p.chat_generator.type} does not accept tools parameter in its run method.`);
@@ -181,9 +185,9 @@ export class Agent extends Component<AgentParams> {
         tools,
         state,
         raiseOnFailure: p.raise_on_tool_invocation_failure,
-        maxWorkers: kwargs.max_workers,
+        maxWorkers: kwargs.max_workers ?? p.tool_concurrency_limit ?? undefined,
         convertResultToJsonString: kwargs.convert_result_to_json_string,
-        passthrough: kwargs.enable_streaming_callback_passthrough,
+        passthrough: kwargs.enable_streaming_callback_passthrough ?? p.tool_streaming_callback_passthrough ?? undefined,
         callback,
         componentInfo: { type: ToolInvoker.type, name: `${ctx.name}.tool_invoker` },
         signal: ctx.signal,

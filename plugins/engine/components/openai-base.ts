@@ -101,7 +101,7 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
   }
 
   /** Env defaults are read here, at warm-up or first run, not at construction. */
-  private connect(): NonNullable<OpenAIBase["connection"]> {
+  protected connect(): NonNullable<OpenAIBase["connection"]> {
     if (!this.connection) {
       const init = this.initParameters;
       const baseURL = init.api_base_url || process.env.OPENAI_BASE_URL || OPENAI_BASE_URL;
@@ -186,7 +186,7 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     }
   }
 
-  private describe(err: unknown, ctx: ComponentContext): unknown {
+  protected describe(err: unknown, ctx: ComponentContext): unknown {
     const label = this.label(ctx);
     const { baseURL, timeoutSeconds } = this.connect();
     if (ctx.signal.aborted) return ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error(`${label}: the request was aborted.`, { cause: err });

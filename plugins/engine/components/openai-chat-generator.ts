@@ -4,8 +4,9 @@
  * tools and streaming (pipeline-engine.md §4.2, §7.1).
  */
 import * as v from "valibot";
-import { output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
+import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import { OpenAIBase, openAIBaseEntries, type ChatRequest } from "./openai-base.js";
 import { openAITools } from "./openai-conversion.js";
 
@@ -38,17 +39,11 @@ export class OpenAIChatGenerator extends OpenAIBase<OpenAIChatGeneratorParams> {
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
-    return {
-      messages: socket(v.array(v.instance(ChatMessage))),
-      streaming_callback: socket(v.nullable(v.function()), { default: null }),
-      generation_kwargs: socket(v.nullable(v.record(v.string(), v.unknown())), { default: null }),
-      tools: socket(v.nullable(v.array(v.unknown())), { default: null }),
-      tools_strict: socket(v.nullable(v.boolean()), { default: null }),
-    };
+    return chatGeneratorInputs({ toolsStrict: true });
   }
 
   protected outputSpecs(): Record<string, OutputSocketSpec> {
-    return { replies: output(v.array(v.instance(ChatMessage))) };
+    return chatGeneratorOutputs();
   }
 
   async run(inputs: OpenAIChatGeneratorInputs, ctx: ComponentContext): Promise<{ replies: ChatMessage[] }> {

@@ -1,0 +1,123 @@
+/**
+ * @module What Haystack's converters share (haystack.components.converters.utils): a source is a
+ * file path or a ByteStream; a path is read into a ByteStream whose meta gets `file_path`; MIME
+ * types are guessed from extensions as Python's `mimetypes` does, plus Haystack's own additions.
+ * `convertSources` is the loop every converter runs: read, convert, merge meta, skip (with a
+ * warning) what cannot be read or converted.
+ */
+import { readFile } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { createRequire } from "node:module";
+import * as v from "valibot";
+import { Component, output, socket, type ComponentContext } from "../component.js";
+import { ByteStream, Document } from "../dataclasses/document.js";
+import { normalizeMetadata } from "./html-to-document.js";
+
+/** Haystack's CUSTOM_MIMETYPES (haystack.utils.misc): types Python's mimetypes lacks. */
+const CUSTOM_MIMETYPES: Record<string, string> = {
+  ".md": "text/markdown",
+  ".markdown": "text/markdown",
+  ".msg": "application/vnd.ms-outlook",
+};
+
+// mime-types (and its database) is loaded at the first lookup, not when the engine loads.
+const require = createRequire(import.meta.url);
+let mime: typeof import("mime-types") | undefined;
+const lookup = (path: string): string | false => (mime ??= require("mime-types") as typeof import("mime-types")).lookup(path);
+
+/** Where Python's table differs from mime-db for common document types. */
+const PYTHON_MIMETYPES: Record<string, string> = {
+  ".py": "text/x-python",
+  ".wav": "audio/x-wav",
+};
+
+/** The MIME type of a path by its extension (haystack.utils.misc._guess_mime_type), or null. */
+export function guessMimeType(path: string, extra: ReadonlyMap<string, string> = new Map()): string | null {
+  const ext = extname(path).toLowerCase();
+  return CUSTOM_MIMETYPES[ext] ?? extra.get(ext) ?? PYTHON_MIMETYPES[ext] ?? (lookup(path) || null);
+}
+
+/** A source as Haystack's converters accept it. */
+export type Source = string | ByteStream;
+export const SourceSchema = v.union([v.string(), v.instance(ByteStream)]);
+export const SourcesSchema = v.array(SourceSchema);
+const MetaSchema = v.record(v.string(), v.any());
+export const MetaInputSchema = v.nullable(v.union([MetaSchema, v.array(MetaSchema)]));
+export type MetaInput = Record<string, unknown> | Record<string, unknown>[] | null | undefined;
+
+/** get_bytestream_from_source: a ByteStream as is, a path read (meta `file_path`). */
+export async function byteStreamFromSource(source: Source, options: { guessMimeType?: boolean; signal?: AbortSignal } = {}): Promise<ByteStream> {
+  if (source instanceof ByteStream) return source;
+  if (typeof source !== "string") throw new Error(`Unsupported source type ${typeof source}`);
+  const data = await readFile(source, { signal: options.signal });
+  return new ByteStream(data, { file_path: source }, options.guessMimeType ? guessMimeType(source) : null);
+}
+
+/**
+ * Meta of the document made from `stream`: its own meta, what the converter found (front matter),
+ * the caller's, and `file_path` shortened unless full paths are kept.
+ */
+export function documentMeta(stream: ByteStream, meta: Record<string, unknown>, storeFullPath: boolean, found: Record<string, unknown> = {}): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...stream.meta, ...found, ...meta };
+  const filePath = stream.meta.file_path;
+  if (!storeFullPath && typeof filePath === "string" && filePath) merged.file_path = basename(filePath);
+  return merged;
+}
+
+/** What a converter makes of one source: its text, or its text and meta it found. */
+export type Converted = string | { text: string; meta: Record<string, unknown> } | null;
+
+/**
+ * The converters' loop. `convert` returns the text (or null to skip the source); failures to read
+ * or to convert a source are warnings and the source is skipped, as in Haystack.
+ */
+export async function convertSources(
+  sources: Source[],
+  meta: MetaInput,
+  ctx: ComponentContext | undefined,
+  storeFullPath: boolean,
+  convert: (stream: ByteStream, source: Source) => Promise<Converted> | Converted,
+): Promise<{ documents: Document[] }> {
+  const metas = normalizeMetadata(meta, sources.length);
+  const documents: Document[] = [];
+  const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
+  for (const [i, source] of sources.entries()) {
+    let stream: ByteStream;
+    try {
+      stream = await byteStreamFromSource(source, { signal: ctx?.signal });
+    } catch (error) {
+      if (ctx?.signal.aborted) throw error;
+      warn(`Could not read ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
+      continue;
+    }
+    let converted: Converted;
+    try {
+      converted = await convert(stream, source);
+    } catch (error) {
+      if (ctx?.signal.aborted) throw error;
+      warn(`Could not convert ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
+      continue;
+    }
+    if (converted === null) continue;
+    const [text, found] = typeof converted === "string" ? [converted, {}] : [converted.text, converted.meta];
+    documents.push(new Document({ content: text, meta: documentMeta(stream, metas[i]!, storeFullPath, found) }));
+  }
+  return { documents };
+}
+
+export function describe(source: Source): string {
+  return typeof source === "string" ? source : `ByteStream(${String(source.meta.file_path ?? source.mimeType ?? `${source.data.length} bytes`)})`;
+}
+
+/** A converter's sockets: `sources` and `meta` in, `documents` out. */
+export abstract class SourcesConverter<P> extends Component<P> {
+  protected inputSpecs() {
+    return { sources: socket(SourcesSchema), meta: socket(MetaInputSchema, { default: null }) };
+  }
+
+  protected outputSpecs() {
+    return { documents: output(v.array(v.instance(Document))) };
+  }
+
+  abstract override run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext): Promise<{ documents: Document[] }>;
+}

@@ -1,0 +1,35 @@
+/**
+ * @module File uploads for YAML deploys. A declared input whose target socket takes ByteStreams
+ * (a converter's or FileTypeRouter's `sources`) is filled from the run request's multipart
+ * `files` parts, each one a ByteStream with `meta.file_path` (the part's filename) and the part's
+ * MIME type — or, when the client sent none or `application/octet-stream`, the type guessed from
+ * the filename's extension, so that a FileTypeRouter can route it.
+ */
+import * as v from "valibot";
+import { UploadedFile } from "svc";
+import { guessMimeType } from "./components/converter-sources.js";
+import { ByteStream } from "./dataclasses/document.js";
+import type { InputSocket } from "./component.js";
+
+const PROBE = [new ByteStream(Buffer.alloc(0), {}, "text/plain")];
+
+/** Whether a socket takes a list of ByteStreams (and so can take uploaded files). */
+export function takesFiles(socket: InputSocket | undefined): boolean {
+  return !!socket?.schema && v.is(socket.schema, PROBE);
+}
+
+/** The run schema's `files` entry for a YAML pipeline that takes uploads: at least one file. */
+export function uploadsSchema(inputName: string, targets: string[]) {
+  return v.pipe(
+    v.array(v.instance(UploadedFile)),
+    v.minLength(1, `upload at least one file as a multipart 'files' part (it feeds the input '${inputName}')`),
+    v.description(`Files uploaded as repeated multipart \`files\` parts; they feed the input '${inputName}' (${targets.join(", ")}) as ByteStreams.`),
+  );
+}
+
+/** An uploaded file as the ByteStream a converter gets. */
+export function byteStreamOfUpload(file: UploadedFile): ByteStream {
+  const sent = file.contentType.split(";")[0]!.trim().toLowerCase();
+  const mimeType = sent && sent !== "application/octet-stream" ? sent : guessMimeType(file.filename);
+  return new ByteStream(file.data, { file_path: file.filename }, mimeType);
+}
