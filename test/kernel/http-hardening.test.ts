@@ -41,9 +41,8 @@ async function withKernel(settings: Record<string, unknown>, fn: (k: TestKernel)
 }
 
 /** Sends raw bytes (leaving the socket open) and reads everything until the server closes it. */
-function rawExchange(url: string, bytes: string, timeoutMs = 10_000): Promise<{ text: string; ms: number }> {
+function rawExchange(url: string, bytes: string, timeoutMs = 10_000): Promise<{ text: string }> {
   const { port } = new URL(url);
-  const started = Date.now();
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), "127.0.0.1");
     let text = "";
@@ -55,7 +54,7 @@ function rawExchange(url: string, bytes: string, timeoutMs = 10_000): Promise<{ 
     socket.on("error", () => undefined);
     socket.on("close", () => {
       clearTimeout(timer);
-      resolve({ text, ms: Date.now() - started });
+      resolve({ text });
     });
     socket.write(bytes);
   });
