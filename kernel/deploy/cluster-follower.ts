@@ -14,6 +14,8 @@ import { messageOf } from "../errors.js";
 
 export class ClusterFollower {
   private readonly failed = new Map<string, number>();
+  /** Per name: the announcers still waiting for this process to apply a change. */
+  private readonly waits = new Map<string, Set<() => void>>();
   private timer?: NodeJS.Timeout;
   private closed = false;
   private readonly state: DeployState;
@@ -73,7 +75,25 @@ export class ClusterFollower {
     }
     const work = this.sync(name).catch((error) => this.log.warn(`Could not follow pipeline '${name}': ${messageOf(error)}`));
     // This process is itself changing that name: the announcer must not wait for it (it would wait on us).
-    return this.deployer.committing.has(name) ? undefined : work;
+    if (this.deployer.committing.has(name)) return undefined;
+    return new Promise<void>((resolve) => {
+      const waits = this.waits.get(name) ?? new Set();
+      this.waits.set(name, waits.add(resolve));
+      void work.then(() => {
+        waits.delete(resolve);
+        if (waits.size === 0 && this.waits.get(name) === waits) this.waits.delete(name);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * This process starts its own change of `name`, which replaces what it was still to apply: the
+   * announcers stop waiting (the state may hold this change until theirs are served).
+   */
+  releaseWaits(name: string): void {
+    for (const resolve of this.waits.get(name) ?? []) resolve();
+    this.waits.delete(name);
   }
 
   private async syncNow(name: string): Promise<void> {

@@ -103,7 +103,11 @@ export class DeployService {
       inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name, "svc.transport": "runtime" }, async () => {
         const result = await this.commit(name, () => this.state.remove(name));
         if ("conflict" in result) throw deployErrors.notFound(name);
-        await this.removeLocal(name, true);
+        try {
+          await this.removeLocal(name, true);
+        } finally {
+          this.state.settled?.(name);
+        }
       }),
     );
   }
@@ -209,10 +213,14 @@ export class DeployService {
       await this.discard(staged, loaded);
       throw error;
     }
-    const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
-    const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp }, staged, loaded, saved);
-    this.applied.set(name, { ...write, version: result.version });
-    return entry;
+    try {
+      const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
+      const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp }, staged, loaded, saved);
+      this.applied.set(name, { ...write, version: result.version });
+      return entry;
+    } finally {
+      this.state.settled?.(name);
+    }
   }
 
   /**
@@ -275,6 +283,7 @@ export class DeployService {
   /** A change on its way to the state: announcements of `name` meanwhile do not wait for this process. */
   private async commit<T>(name: string, change: () => Promise<T>): Promise<T> {
     this.committing.add(name);
+    this.follower?.releaseWaits(name);
     try {
       return await change();
     } finally {

@@ -71,6 +71,11 @@ export interface DeployState {
   lostData?(): Promise<boolean>;
   /** Writes entries back after a loss (a name written already wins), versions kept increasing past `minVersion`. */
   restore?(entries: readonly ManifestWrite[], minVersion: number): Promise<void>;
+  /**
+   * The change this process made to `name` is now served here (or failed to be): a state that holds
+   * further changes of that name until then (the workers' primary) lets the next one start.
+   */
+  settled?(name: string): void;
   /** Starts announcing changes made by other processes. */
   follow(listener: ChangeListener): void;
   health(): ClusterHealth;

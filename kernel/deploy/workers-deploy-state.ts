@@ -4,6 +4,8 @@
  * (`WorkerDeployState`). A change is decided in one event-loop turn of the primary (so the 409/404
  * rules hold across workers), then announced to every other worker, and the deploying worker gets
  * its answer only once they all applied it: an HTTP answer means every worker serves the change.
+ * Changes of one name wait for the one before to be served by the worker that made it, so racing
+ * deploys end with every worker serving the last.
  */
 import type { Worker } from "node:cluster";
 import { HttpError } from "../errors.js";
@@ -21,25 +23,30 @@ type Request = { svc: "deploy-state"; id: number } & Op;
 type Reply = { svc: "deploy-state-reply"; id: number; result?: unknown; error?: string };
 type Change = { svc: "deploy-change"; seq: number; name: string };
 type Applied = { svc: "deploy-applied"; seq: number };
+type Settled = { svc: "deploy-settled"; name: string };
 
 /** The primary's side: the manifest, and the workers that joined it. */
 export class WorkersManifest {
   private readonly state = new LocalDeployState("primary");
   private readonly joined = new Set<Worker>();
   private readonly waiting = new Map<number, { pending: Set<Worker>; done: () => void }>();
+  /** Per name: the change in progress (until its worker serves it), which the next one waits for. */
+  private readonly changing = new Map<string, { worker: Worker; done: () => void; tail: Promise<void> }>();
   private seq = 0;
 
   constructor(private readonly log: Logger) {}
 
   /** Serves one worker's requests; call for every forked worker. */
   attach(worker: Worker): void {
-    worker.on("message", (message: Request | Applied) => {
+    worker.on("message", (message: Request | Applied | Settled) => {
       if (message?.svc === "deploy-applied") return this.applied(worker, message.seq);
+      if (message?.svc === "deploy-settled") return this.settled(worker, message.name);
       if (message?.svc === "deploy-state") void this.serve(worker, message);
     });
     worker.once("exit", () => {
       this.joined.delete(worker);
       for (const seq of [...this.waiting.keys()]) this.applied(worker, seq);
+      for (const name of [...this.changing.keys()]) this.settled(worker, name);
     });
   }
 
@@ -52,9 +59,13 @@ export class WorkersManifest {
       if (request.op === "get") return reply({ result: await this.state.get(request.name) });
       if (request.op === "list") return reply({ result: await this.state.list() });
       if (request.op === "versions") return reply({ result: [...(await this.state.versions())] });
-      const result = request.op === "put" ? this.state.putNow(request.entry, request.mode) : this.state.removeNow(request.name);
       const name = request.op === "put" ? request.entry.name : request.name;
-      if ("version" in result) await this.announce(name, worker);
+      while (this.changing.has(name)) await this.changing.get(name)!.tail;
+      const result = request.op === "put" ? this.state.putNow(request.entry, request.mode) : this.state.removeNow(request.name);
+      if ("version" in result) {
+        this.hold(name, worker);
+        await this.announce(name, worker);
+      }
       reply({ result });
     } catch (error) {
       this.log.error("The workers' deploy state failed", error);
@@ -80,6 +91,21 @@ export class WorkersManifest {
       this.waiting.set(seq, { pending: new Set(others), done: finish });
       for (const worker of others) worker.send({ svc: "deploy-change", seq, name } satisfies Change);
     });
+  }
+
+  /** Keeps later changes of `name` waiting until `worker` serves this one (or exits, or times out). */
+  private hold(name: string, worker: Worker): void {
+    let done!: () => void;
+    const tail = new Promise<void>((resolve) => (done = resolve));
+    const timer = setTimeout(() => this.settled(worker, name), APPLY_TIMEOUT_MS);
+    this.changing.set(name, { worker, tail, done: () => (clearTimeout(timer), done()) });
+  }
+
+  private settled(worker: Worker, name: string): void {
+    const change = this.changing.get(name);
+    if (change?.worker !== worker) return;
+    this.changing.delete(name);
+    change.done();
   }
 
   private applied(worker: Worker, seq: number): void {
@@ -137,6 +163,10 @@ export class WorkerDeployState implements DeployState {
 
   remove(name: string): Promise<RemoveResult> {
     return this.call({ op: "remove", name }) as Promise<RemoveResult>;
+  }
+
+  settled(name: string): void {
+    if (process.connected) process.send?.({ svc: "deploy-settled", name } satisfies Settled);
   }
 
   follow(listener: ChangeListener): void {
