@@ -38,7 +38,7 @@ export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";
 export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
-export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/stream-hook.js";
+export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/waterfall-hook.js";
 export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, signalTracer, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
 export {
   allow,
