@@ -8,7 +8,7 @@
  */
 import { SseStream, isStreamable, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
 import { isoTime, newExecutionId } from "./execution-id.js";
-import { traceIdOf } from "./trace-id.js";
+import { runTraceId } from "./trace-id.js";
 import { trackStream, type StreamOutcome } from "./tracked-stream.js";
 
 const MAX_ERROR_LENGTH = 2000;
@@ -66,7 +66,7 @@ export class ExecutionRecorder {
         ended_at: null,
         duration_ms: null,
         error: null,
-        trace_id: traceIdOf(call.span),
+        trace_id: runTraceId(call),
         request_id: call.requestId ?? null,
       },
       performance.now(),

@@ -7,7 +7,7 @@
  * read here: creating one costs more than the whole span.) A streamed result keeps the span open
  * until the stream ends (see stream-spans.ts).
  */
-import { SseStream, isStreamable, type Interceptor, type RunCall, type Tags } from "svc";
+import { SseStream, isStreamable, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc";
 import { payloadTag } from "./payload.js";
 import type { StreamSpans } from "./stream-spans.js";
 import type { SvcTracer } from "./tracer.js";
@@ -46,7 +46,7 @@ function streamType(call: RunCall, result: unknown): string {
 export function runInterceptor(tracer: SvcTracer, streams: StreamSpans, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
   // A promise chain, not an async function: this runs on every request.
   return (call, next) => {
-    const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span);
+    const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span ?? remoteParentOf(call.headers));
     let pending: Promise<unknown>;
     try {
       pending = next({ span });
