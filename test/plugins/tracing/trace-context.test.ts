@@ -8,7 +8,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
 import { NOOP_TRACER, RemoteSpan, createContainer, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "svc";
-import enginePlugin from "svc/engine";
+import enginePlugin, { Agent, ComponentTool, OpenAIChatGenerator } from "svc/engine";
 import mcpPlugin from "svc/mcp";
 import { openaiPlugin } from "svc/openai";
 import objectStorePlugin from "svc/object-store";
@@ -17,8 +17,10 @@ import tracingPlugin, { SvcTracer, TraceBuffer, type WireTrace } from "../../../
 import monitoringPlugin from "../../../plugins/monitoring/index.js";
 import { newSpanId, newTraceId } from "../../../plugins/tracing/ids.js";
 import { AnthropicChatGenerator } from "../../../plugins/engine/components/anthropic-chat-generator.js";
+import { SerperDevWebSearch } from "../../../plugins/engine/components/serper-dev-web-search.js";
 import { ChatMessage } from "../../../plugins/engine/dataclasses/chat-message.js";
 import { startAnthropicFixture } from "../../fixtures/anthropic-server.js";
+import { startSerperFixture } from "../../fixtures/serper-server.js";
 import { startOpenAIFixture } from "../../fixtures/openai-server.js";
 import { startPlatformFixture } from "../../fixtures/platform-server.js";
 import { startKernel } from "../../helpers/kernel.js";
@@ -262,6 +264,43 @@ test("the Anthropic generator's call carries the traceparent of its span (a call
     else process.env.ANTHROPIC_BASE_URL = saved;
     delete process.env.TEST_TRACE_ANTHROPIC_KEY;
     await server.close();
+  }
+});
+
+test("an Agent's tool (a web search) calls out under its tool span, the model under the generator's", async () => {
+  const [llm, serper] = await Promise.all([startOpenAIFixture(), startSerperFixture("serper-key")]);
+  const saved = { url: process.env.SERPERDEV_BASE_URL, key: process.env.SERPERDEV_API_KEY };
+  Object.assign(process.env, { SERPERDEV_BASE_URL: serper.url, SERPERDEV_API_KEY: "serper-key", TEST_TRACE_OPENAI_KEY: "sk-test" });
+  try {
+    serper.answer({ organic: [{ title: "t", link: "https://example.org/a", snippet: "s", position: 1 }] });
+    llm.script([{ toolCalls: [{ id: "call_1", name: "web_search", arguments: { query: "q" } }] }, { content: "Done." }]);
+    const agent = new Agent({
+      chat_generator: new OpenAIChatGenerator({ api_key: { type: "env_var", env_vars: ["TEST_TRACE_OPENAI_KEY"] }, api_base_url: llm.url }),
+      tools: [new ComponentTool({ component: new SerperDevWebSearch(), name: "web_search", description: "Search the web" })],
+    });
+    const buffer = new TraceBuffer(10);
+    const tracer = new SvcTracer({ buffer, includeFrameworkSpans: true, excludedSpans: [], showTracebacks: false });
+    const span = tracer.startSpan("haystack.component.run", {}, parseTraceparent(PARENT));
+    await agent.run({ messages: [ChatMessage.fromUser("search")] }, { name: "agent", signal: new AbortController().signal, tracer, span });
+    span.end();
+    const spans = buffer.all()[0]!.spans;
+    const toolSpan = spans.find((s) => s.name === "haystack.agent.step.tool")!;
+    assert.is(serper.requests.at(-1)!.headers.traceparent, `00-${TRACE}-${toolSpan.spanId}-01`);
+    const modelCalls = llm.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => String(r.headers.traceparent));
+    assert.is(modelCalls.length, 2);
+    const ids = new Set(spans.map((s) => s.spanId));
+    for (const header of modelCalls) {
+      const [, trace, parent] = header.split("-");
+      assert.is(trace, TRACE);
+      assert.ok(ids.has(parent!), `the model call's parent ${parent} is a span of the run`);
+    }
+  } finally {
+    for (const [name, value] of [["SERPERDEV_BASE_URL", saved.url], ["SERPERDEV_API_KEY", saved.key]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    delete process.env.TEST_TRACE_OPENAI_KEY;
+    await Promise.all([llm.close(), serper.close()]);
   }
 });
 
