@@ -126,6 +126,16 @@ class DroppedSpan implements Span {
   end(): void {}
 }
 
+/**
+ * W3C flags of a new span: sampled as the exporter decided (without one, as the parent was; our
+ * own traces are sampled), and the parent's `random` flag, set for our own (random) trace ids.
+ */
+function traceFlags(parent: TracingSpan | RemoteSpan | undefined, exported: ExportedSpan | undefined): number {
+  const inherited = parent ? parent.traceFlags : TRACE_FLAG_SAMPLED | TRACE_FLAG_RANDOM;
+  if (!exported) return inherited;
+  return (inherited & TRACE_FLAG_RANDOM) | (exported.sampled ? TRACE_FLAG_SAMPLED : 0);
+}
+
 export class SvcTracer implements Tracer {
   readonly buffer?: TraceBuffer;
   readonly showTracebacks: boolean;
@@ -150,12 +160,9 @@ export class SvcTracer implements Tracer {
 
     const exported = this.exporter?.start(name, tags, up ? up.exported : remote);
     const traceId = exported?.traceId ?? up?.traceId ?? remote?.traceId ?? newTraceId();
-    // Our own trace ids are random (level 2); a caller's trace keeps the caller's random flag.
-    const random = up ? up.traceFlags & TRACE_FLAG_RANDOM : remote ? remote.traceFlags & TRACE_FLAG_RANDOM : TRACE_FLAG_RANDOM;
-    const sampled = exported ? (exported.sampled ? TRACE_FLAG_SAMPLED : 0) : up ? up.traceFlags & TRACE_FLAG_SAMPLED : remote ? remote.traceFlags & TRACE_FLAG_SAMPLED : TRACE_FLAG_SAMPLED;
     const parentId = up ? up.bufferId : remote?.spanId;
     const traceState = up ? up.traceState : remote?.traceState;
-    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), parentId, exported, random | sampled, traceState);
+    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), parentId, exported, traceFlags(up ?? remote, exported), traceState);
     const buffer = this.buffer;
     if (buffer !== undefined) {
       span.trace = up?.trace;
