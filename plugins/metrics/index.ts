@@ -6,7 +6,7 @@
  * ends (with the time to its first item); streams in flight through the `stream` hook; deploys
  * through the `deploy` hook; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, StreamedRun, type KernelPlugin } from "svc";
+import { definePlugin, REGISTRY, RUN_LIMITS, StreamedRun, type KernelPlugin } from "svc";
 import { ServiceMetrics } from "./service-metrics.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
@@ -15,7 +15,10 @@ export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
     setup(kernel) {
-      const m = new ServiceMetrics();
+      // Read at scrape time, so the limits plugin may load before or after this one.
+      const m = new ServiceMetrics(function* () {
+        if (kernel.container.isRegistered(RUN_LIMITS, true)) yield* kernel.resolve(RUN_LIMITS).pipelines();
+      });
       const registry = kernel.resolve(REGISTRY);
 
       kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => {
