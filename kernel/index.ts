@@ -40,6 +40,7 @@ export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
 export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/waterfall-hook.js";
 export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, signalTracer, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "./hooks/trace-context.js";
 export {
   allow,
   deny,

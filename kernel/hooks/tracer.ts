@@ -12,6 +12,10 @@ export interface Span {
   readonly traceId?: string;
   /** This span's id (16 hex digits), when a tracer assigns ids. */
   readonly spanId?: string;
+  /** W3C trace flags (bit 0 sampled, bit 1 random trace id) outgoing calls send; sampled when absent. */
+  readonly traceFlags?: number;
+  /** The W3C `tracestate` outgoing calls pass on, when the trace came with one. */
+  readonly traceState?: string;
   setTag(key: string, value: TagValue): Span;
   setTags(tags: Tags): Span;
   /** Ends the span; an error marks it failed. Ending twice is a no-op. */
@@ -74,6 +78,12 @@ class FanoutSpan implements Span {
   get spanId(): string | undefined {
     return this.parts[0]?.spanId;
   }
+  get traceFlags(): number | undefined {
+    return this.parts[0]?.traceFlags;
+  }
+  get traceState(): string | undefined {
+    return this.parts[0]?.traceState;
+  }
   setTag(key: string, value: TagValue): Span {
     for (const s of this.parts) s.setTag(key, value);
     return this;
@@ -90,10 +100,11 @@ class FanoutSpan implements Span {
 class FanoutTracer implements Tracer {
   constructor(private readonly tracers: readonly Tracer[]) {}
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
+    // A fan-out parent has one part per tracer; any other parent (a caller's remote span) is shared.
     const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
     return new FanoutSpan(
       name,
-      this.tracers.map((t, i) => t.startSpan(name, tags, parents?.[i])),
+      this.tracers.map((t, i) => t.startSpan(name, tags, parents ? parents[i] : parent)),
     );
   }
 }

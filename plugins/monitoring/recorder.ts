@@ -8,7 +8,7 @@
  */
 import { StreamedRun, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
 import { isoTime, newExecutionId } from "./execution-id.js";
-import { traceIdOf } from "./trace-id.js";
+import { runTraceId } from "./trace-id.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -65,7 +65,7 @@ export class ExecutionRecorder {
         ended_at: null,
         duration_ms: null,
         error: null,
-        trace_id: traceIdOf(call.span),
+        trace_id: runTraceId(call),
         request_id: call.requestId ?? null,
       },
       performance.now(),
