@@ -109,7 +109,7 @@ export {
   type UIEvent,
 } from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
-export { CallRunContext, PlainRunCall, RequestRunCall } from "./wrapper/run-context.js";
+export { CallRunContext, PlainRunCall, RequestRunCall, runAborted } from "./wrapper/run-context.js";
 export { bodyLimits, maxConcurrencyField, mergeLimits, timeoutSecondsField, wrapperLimits, type RunLimits } from "./wrapper/run-limits.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";

@@ -37,6 +37,8 @@ export interface RunCall {
   readonly input: unknown;
   /** Aborted when the client disconnects or the server shuts down. */
   readonly signal: AbortSignal;
+  /** `signal.aborted` where reading it is cheaper than making the signal (read it with `runAborted`). */
+  readonly aborted?: boolean;
   readonly requestId?: string;
   /** The transport's span, parent of the spans made below it. */
   readonly span?: Span;
