@@ -9,6 +9,7 @@
  * Transports only parse the request, invoke, and encode what comes back.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { deployErrors } from "../deploy/deploy-errors.js";
 import { HttpError, messageOf } from "../errors.js";
 import type { KernelHooks, RunCall } from "../hooks/index.js";
 import type { StreamStats } from "../hooks/waterfall-hook.js";
@@ -65,7 +66,7 @@ const CAPABILITY: Record<PipelineMethod, keyof DeployedPipeline["capabilities"]>
 /** The answers to a call that cannot run: one wording per case, the OpenAI routes keeping Hayhooks'. */
 export const invokeErrors = {
   notFound: (name: string, method: PipelineMethod) =>
-    new HttpError(404, method === "runApi" ? `Pipeline '${name}' not found` : `Pipeline '${name}' not found or not a pipeline wrapper`),
+    method === "runApi" ? deployErrors.notFound(name) : new HttpError(404, `Pipeline '${name}' not found or not a pipeline wrapper`),
   notCapable: (name: string, method: PipelineMethod) =>
     method === "runChatCompletion"
       ? new HttpError(501, "Chat endpoint not implemented for this model")
