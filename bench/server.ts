@@ -1,7 +1,8 @@
 /**
  * @module A benchmark target in its own process: `bare` (plain node:http, the baseline) or `svc`
  * (the kernel with the default plugins, a no-op pipeline and a chat pipeline streaming `chunks`
- * words) or `svc-observed` (the same with tracing and monitoring on). Prints its port on stdout.
+ * words) or `svc-observed` (the same with tracing and monitoring on) or `svc-default` (the plugins
+ * `svc run` loads with no settings, from the CLI's own default set). Prints its port on stdout.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -10,7 +11,9 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createKernel, definePlugin, Logger } from "svc";
+import { createKernel, definePlugin, loadPlugins, Logger } from "svc";
+import { builtinPlugins } from "../cli/default-plugins.js";
+import { resolveRunConfig } from "../cli/run-settings.js";
 import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import { openaiPlugin } from "../plugins/openai/index.js";
@@ -92,6 +95,16 @@ async function svc(observed = false): Promise<void> {
   console.log((await kernel.listen()).port);
 }
 
+/** The plugins `svc run` loads when nothing is configured (an empty environment, no config file). */
+async function svcDefault(): Promise<void> {
+  const cwd = mkdtempSync(join(tmpdir(), "svc-bench-"));
+  const { settings, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, {});
+  const kernel = await createKernel({ settings, plugins: await loadPlugins(plugins, { cwd, builtins: builtinPlugins }), logger: new Logger("ERROR") });
+  await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });
+  console.log((await kernel.listen()).port);
+}
+
 if (kind === "bare") bare();
 else if (kind === "svc") await svc();
 else if (kind === "svc-observed") await svc(true);
+else if (kind === "svc-default") await svcDefault();
