@@ -61,11 +61,13 @@ class FanoutSpan implements Span {
     readonly name: string,
     readonly parts: readonly Span[],
   ) {}
+  // The first tracer that assigns ids names the span (a timing-only tracer, such as the metrics
+  // plugin's, assigns none and may be installed first).
   get traceId(): string | undefined {
-    return this.parts[0]?.traceId;
+    return this.parts.find((s) => s.traceId !== undefined)?.traceId;
   }
   get spanId(): string | undefined {
-    return this.parts[0]?.spanId;
+    return this.parts.find((s) => s.spanId !== undefined)?.spanId;
   }
   setTag(key: string, value: TagValue): Span {
     for (const s of this.parts) s.setTag(key, value);

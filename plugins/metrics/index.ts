@@ -4,10 +4,13 @@
  * the `traces` scope). HTTP requests are counted and timed by route pattern (the kernel's
  * `answered` hook); runs through the
  * `run` hook (a plain answer's outcome there, a streamed one's when its stream ends, through the
- * `stream` hook, which also times the first item); deploys through the `deploy` hook; plus Node's
- * process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
+ * `stream` hook, which also times the first item); deploys and their durations through the
+ * kernel's `svc.deploy` / `svc.undeploy` spans (deploy-timer.ts), the deployed count through the
+ * `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
 import { definePlugin, isStreamable, REGISTRY, SseStream, type KernelPlugin, type StreamInfo } from "svc";
+import { deployTimer } from "./deploy-timer.js";
+import { mcpSessionsOf } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
@@ -16,7 +19,7 @@ export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
     setup(kernel) {
-      const m = new ServiceMetrics();
+      const m = new ServiceMetrics(mcpSessionsOf(kernel.container));
       const registry = kernel.resolve(REGISTRY);
 
       kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => {
@@ -66,14 +69,15 @@ export default function metricsPlugin(): KernelPlugin {
         abort: (info) => ended(info, "cancelled"),
       });
 
-      kernel.hooks.deploy.deployed.tap(() => {
-        m.deploys.labels("deployed").inc();
-        m.pipelines.set(registry.list().length);
-      });
-      kernel.hooks.deploy.undeployed.tap(() => {
-        m.deploys.labels("undeployed").inc();
-        m.pipelines.set(registry.list().length);
-      });
+      kernel.hooks.trace.tap(
+        deployTimer((action, kind, outcome, seconds) => {
+          m.deploys.labels(action, kind, outcome).inc();
+          m.deploySeconds.labels(action, kind, outcome).observe(seconds);
+        }),
+      );
+      const countPipelines = () => m.pipelines.set(registry.list().length);
+      kernel.hooks.deploy.deployed.tap(countPipelines);
+      kernel.hooks.deploy.undeployed.tap(countPipelines);
 
       kernel.route(
         "GET",

@@ -4,6 +4,7 @@
  * routes are patterns (`/:name/run`), never raw paths; pipelines are the deployed names.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { McpSessionCountsLike } from "./mcp-sessions.js";
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -15,10 +16,36 @@ export class ServiceMetrics {
   readonly runsInFlight = new Gauge({ name: "svc_runs_in_flight", help: "Pipeline runs executing now (before a streamed answer starts).", labelNames: ["pipeline", "transport"], registers: [this.registry] });
   readonly streamsInFlight = new Gauge({ name: "svc_streams_in_flight", help: "Streamed answers being sent now.", labelNames: ["pipeline", "transport"], registers: [this.registry] });
   readonly firstItemSeconds = new Histogram({ name: "svc_stream_first_item_seconds", help: "Time from a stream's start to its first item.", labelNames: ["pipeline", "transport"], buckets: SECONDS, registers: [this.registry] });
-  readonly deploys = new Counter({ name: "svc_deploys_total", help: "Deploy changes applied, by action (deployed, undeployed).", labelNames: ["action"], registers: [this.registry] });
+  readonly deploys = new Counter({ name: "svc_deploys_total", help: "Deploys and undeploys by action (deploy, undeploy), kind (files, yaml, …) and outcome (succeeded, failed).", labelNames: ["action", "kind", "outcome"], registers: [this.registry] });
+  readonly deploySeconds = new Histogram({ name: "svc_deploy_duration_seconds", help: "Time a deploy or undeploy took, from request to outcome.", labelNames: ["action", "kind", "outcome"], buckets: SECONDS, registers: [this.registry] });
   readonly pipelines = new Gauge({ name: "svc_pipelines_deployed", help: "Pipelines deployed now.", registers: [this.registry] });
 
-  constructor() {
+  readonly mcpSessions: Gauge;
+  readonly mcpSessionsOpened: Counter;
+
+  /** @param mcp the MCP session counts, read at scrape time (nothing is done per request for them) */
+  constructor(mcp: () => McpSessionCountsLike | undefined = () => undefined) {
     collectDefaultMetrics({ register: this.registry });
+    // prom-client calls `collect` on a metric just before writing it out.
+    this.mcpSessions = new Gauge({
+      name: "svc_mcp_sessions_open",
+      help: "MCP sessions open now, by transport (streamable-http with sessions, sse).",
+      labelNames: ["transport"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [transport, n] of Object.entries(mcp()?.open() ?? {})) this.labels(transport).set(n);
+      },
+    });
+    this.mcpSessionsOpened = new Counter({
+      name: "svc_mcp_sessions_opened_total",
+      help: "MCP sessions opened since the start, by transport.",
+      labelNames: ["transport"],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [transport, n] of Object.entries(mcp()?.opened() ?? {})) this.labels(transport).inc(n);
+      },
+    });
   }
 }
