@@ -23,22 +23,22 @@ export default function metricsPlugin(): KernelPlugin {
       const registry = kernel.resolve(REGISTRY);
 
       kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => {
-        m.requests.labels(route, method, String(status)).inc();
-        m.requestSeconds.labels(route, method).observe(durationMs / 1000);
+        m.requestsBy(route, method, String(status)).inc();
+        m.requestSecondsBy(route, method).observe(durationMs / 1000);
       });
 
       kernel.hooks.run.tap(async (call, next) => {
-        const inFlight = m.runsInFlight.labels(call.pipeline, call.transport);
+        const inFlight = m.runsInFlightBy(call.pipeline, call.transport);
         inFlight.inc();
         try {
           const result = await next();
           // A stream's outcome is counted when it ends (stream hook below).
           if (!(result instanceof SseStream) && !isStreamable(result)) {
-            m.runs.labels(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "succeeded").inc();
+            m.runsBy(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "succeeded").inc();
           }
           return result;
         } catch (error) {
-          m.runs.labels(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "failed").inc();
+          m.runsBy(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "failed").inc();
           throw error;
         } finally {
           inFlight.dec();

@@ -6,6 +6,21 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { McpSessionCountsLike } from "./mcp-sessions.js";
 
+/**
+ * `metric.labels(...values)`, made once per label set and kept: prom-client's `labels()` checks the
+ * values and builds a new child on every call, a cost paid per request (bench: metrics on vs off).
+ * Label values are bounded (route patterns, methods, statuses, deployed names), so is the cache.
+ */
+export function boundChildren<C>(metric: { labels(...values: string[]): C }): (...values: string[]) => C {
+  const children = new Map<string, C>();
+  return (...values) => {
+    const key = values.join("\u0000");
+    let child = children.get(key);
+    if (child === undefined) children.set(key, (child = metric.labels(...values)));
+    return child;
+  };
+}
+
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 export class ServiceMetrics {
@@ -16,6 +31,11 @@ export class ServiceMetrics {
   readonly runsInFlight = new Gauge({ name: "svc_runs_in_flight", help: "Pipeline runs executing now (before a streamed answer starts).", labelNames: ["pipeline", "transport"], registers: [this.registry] });
   readonly streamsInFlight = new Gauge({ name: "svc_streams_in_flight", help: "Streamed answers being sent now.", labelNames: ["pipeline", "transport"], registers: [this.registry] });
   readonly firstItemSeconds = new Histogram({ name: "svc_stream_first_item_seconds", help: "Time from a stream's start to its first item.", labelNames: ["pipeline", "transport"], buckets: SECONDS, registers: [this.registry] });
+  /** Bound children of the metrics counted on every request. */
+  readonly requestsBy = boundChildren(this.requests);
+  readonly requestSecondsBy = boundChildren(this.requestSeconds);
+  readonly runsBy = boundChildren(this.runs);
+  readonly runsInFlightBy = boundChildren(this.runsInFlight);
   readonly deploys = new Counter({ name: "svc_deploys_total", help: "Deploys and undeploys by action (deploy, undeploy), kind (files, yaml, …) and outcome (succeeded, failed).", labelNames: ["action", "kind", "outcome"], registers: [this.registry] });
   readonly deploySeconds = new Histogram({ name: "svc_deploy_duration_seconds", help: "Time a deploy or undeploy took, from request to outcome.", labelNames: ["action", "kind", "outcome"], buckets: SECONDS, registers: [this.registry] });
   readonly pipelines = new Gauge({ name: "svc_pipelines_deployed", help: "Pipelines deployed now.", registers: [this.registry] });
