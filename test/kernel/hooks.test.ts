@@ -365,6 +365,16 @@ test("several tracers each see the whole span tree", () => {
   }
 });
 
+test("a fan-out span takes its ids from the first tracer that assigns them, whatever the order", () => {
+  const { hooks } = makeHooks();
+  const ids: Tracer = { startSpan: (name) => Object.assign(NOOP_TRACER.startSpan(name), { traceId: "ab".repeat(16), spanId: "cd".repeat(8) }) };
+  hooks.trace.tap("metrics", NOOP_TRACER); // timing only, no ids
+  hooks.trace.tap("tracing", ids);
+  const root = hooks.trace.tracer.startSpan("svc.run");
+  assert.is(root.traceId, "ab".repeat(16));
+  assert.is(root.spanId, "cd".repeat(8));
+});
+
 // ---- auth: first decision wins, then the container's policy
 
 const accessRequest = (scope: "traces" | "admin" | "run", state: Record<string, unknown> = {}) =>
