@@ -22,28 +22,27 @@ export default function metricsPlugin(): KernelPlugin {
       const m = new ServiceMetrics(mcpSessionsOf(kernel.container));
       const registry = kernel.resolve(REGISTRY);
 
-      kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => {
-        m.requestsBy(route, method, String(status)).inc();
-        m.requestSecondsBy(route, method).observe(durationMs / 1000);
-      });
+      kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => m.routeSeries.answered(route, method, status, durationMs / 1000));
 
-      kernel.hooks.run.tap(async (call, next) => {
-        const inFlight = m.runsInFlightBy(call.pipeline, call.transport);
-        inFlight.inc();
-        try {
-          const result = await next();
-          const streamed = result instanceof StreamedRun ? result : undefined;
-          const firstItemMs = streamed?.stats.firstItemMs;
-          if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
-          const cancelled = streamed ? streamed.aborted : call.signal.aborted;
-          m.runsBy(call.pipeline, call.transport, cancelled ? "cancelled" : "succeeded").inc();
-          return result;
-        } catch (error) {
-          m.runsBy(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "failed").inc();
-          throw error;
-        } finally {
-          inFlight.dec();
-        }
+      // Not an async function: one promise reaction per run instead of a suspended frame.
+      kernel.hooks.run.tap((call, next) => {
+        const series = m.runSeries.of(call.pipeline, call.transport);
+        series.inFlight.value++;
+        return next().then(
+          (result) => {
+            series.inFlight.value--;
+            const streamed = result instanceof StreamedRun ? result : undefined;
+            const firstItemMs = streamed?.stats.firstItemMs;
+            if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
+            series.outcomes[(streamed ? streamed.aborted : call.signal.aborted) ? "cancelled" : "succeeded"].value++;
+            return result;
+          },
+          (error: unknown) => {
+            series.inFlight.value--;
+            series.outcomes[call.signal.aborted ? "cancelled" : "failed"].value++;
+            throw error;
+          },
+        );
       });
 
       kernel.hooks.stream.tap({
