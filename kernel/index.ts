@@ -39,7 +39,7 @@ export type { TapOptions } from "./hooks/taps.js";
 export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
 export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/stream-hook.js";
-export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, signalTracer, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
 export {
   allow,
   deny,
@@ -109,6 +109,7 @@ export {
 } from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
 export { CallRunContext, PlainRunCall, RequestRunCall } from "./wrapper/run-context.js";
+export { bodyLimits, maxConcurrencyField, mergeLimits, timeoutSecondsField, wrapperLimits, type RunLimits } from "./wrapper/run-limits.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
 export type { ClusterHealth, DeployState, ManifestEntry, ManifestWrite, PutResult, RemoveResult, ChangeListener } from "./deploy/deploy-state.js";

@@ -24,20 +24,27 @@ export interface Tracer {
 }
 
 /**
- * The span of the invocation an AbortSignal belongs to. A transport's run span is bound to the
- * call's signal, so code that only has the signal (a pipeline a wrapper runs with
- * `{ signal: ctx.signal }`) can nest its spans below the run without an async context, whose
- * hooks would cost every request. A WeakMap: the entry goes with the signal.
+ * The span of the invocation an AbortSignal belongs to, and the tracer (the kernel's) that made it.
+ * A transport's run span is bound to the call's signal, so code that only has the signal (a
+ * pipeline a wrapper runs with `{ signal: ctx.signal }`) traces with its kernel's tracer below
+ * the run, without an async context (whose hooks would cost every request) and without a
+ * process-wide default (two kernels in one process keep their traces apart). A WeakMap: the
+ * entry goes with the signal.
  */
-const signalSpans = new WeakMap<AbortSignal, Span>();
+const signalSpans = new WeakMap<AbortSignal, { span: Span; tracer: Tracer }>();
 
-export function bindSignalSpan(signal: AbortSignal, span: Span): void {
-  signalSpans.set(signal, span);
+export function bindSignalSpan(signal: AbortSignal, span: Span, tracer: Tracer): void {
+  signalSpans.set(signal, { span, tracer });
 }
 
 /** The span bound to `signal`, if any. */
 export function signalSpan(signal: AbortSignal | undefined): Span | undefined {
-  return signal ? signalSpans.get(signal) : undefined;
+  return signal ? signalSpans.get(signal)?.span : undefined;
+}
+
+/** The tracer of the span bound to `signal`, if any. */
+export function signalTracer(signal: AbortSignal | undefined): Tracer | undefined {
+  return signal ? signalSpans.get(signal)?.tracer : undefined;
 }
 
 class NoopSpan implements Span {

@@ -4,8 +4,11 @@
  * stops as soon as the run's signal fires (even while waiting for an item), closes the source
  * whichever way it ends, and settles the run once: when the source ends, fails, or the consumer
  * stops. `next(ms)` also gives up after a time (for heartbeats), leaving the item pending for the
- * following call. One abort listener serves the whole stream.
+ * following call. One abort listener serves the whole stream. A signal aborted with an HttpError
+ * as its reason (a run limit's time-out) fails the stream with that error instead: the transport
+ * then sends its error event.
  */
+import { HttpError } from "../errors.js";
 import { DROP, type StreamHook, type StreamInfo, type StreamStats } from "../hooks/stream-hook.js";
 
 export const ABORTED: unique symbol = Symbol("svc.invoke.aborted");
@@ -21,6 +24,7 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
   /** An item requested and not yet handed out (after a time-out). */
   private inflight?: Promise<IteratorResult<T>>;
   private wake?: (value: Pulled<T>) => void;
+  private fail?: (error: unknown) => void;
   private readonly startedAt = performance.now();
   private items = 0;
   private firstItemMs?: number;
@@ -46,28 +50,36 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
 
   /** The next item, `done` at the end, `ABORTED` once the signal fired, or `TIMED_OUT` after `timeoutMs`. */
   next(timeoutMs?: number): Promise<Pulled<T>> {
-    if (this.signal.aborted) return Promise.resolve(ABORTED);
+    if (this.signal.aborted) return abortReason(this.signal) ? Promise.reject(this.signal.reason) : Promise.resolve(ABORTED);
     if (this.closed) return Promise.resolve({ done: true, value: undefined });
     const pending = (this.inflight ??= this.pull());
     return new Promise<Pulled<T>>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
-      const wake = (value: Pulled<T>) => {
+      const settle = () => {
         if (timer) clearTimeout(timer);
-        if (this.wake === wake) this.wake = undefined;
+        this.wake = this.fail = undefined;
+      };
+      const wake = (value: Pulled<T>) => {
+        settle();
         resolve(value);
       };
       this.wake = wake;
+      this.fail = (error) => {
+        settle();
+        reject(error);
+      };
       if (timeoutMs !== undefined) timer = setTimeout(() => wake(TIMED_OUT), timeoutMs);
+      // Only the call still waiting takes the item; after a time-out it stays for the next call.
       pending.then(
         (result) => {
-          if (this.inflight === pending) this.inflight = undefined;
+          if (this.wake !== wake) return;
+          this.inflight = undefined;
           wake(result);
         },
         (error) => {
-          if (this.inflight === pending) this.inflight = undefined;
-          if (timer) clearTimeout(timer);
-          if (this.wake === wake) this.wake = undefined;
-          reject(error);
+          if (this.wake !== wake) return;
+          this.inflight = undefined;
+          this.fail!(error);
         },
       );
     });
@@ -135,9 +147,20 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
   }
 
   private readonly onAbort = () => {
-    this.wake?.(ABORTED);
+    const failure = abortReason(this.signal);
+    if (failure) {
+      this.finish({ kind: "error", error: failure, stats: this.stats() });
+      this.fail?.(failure);
+    } else {
+      this.wake?.(ABORTED);
+    }
     this.close();
   };
+}
+
+/** The error a signal was aborted with, when it is an answer to send (not a client leaving). */
+function abortReason(signal: AbortSignal): HttpError | undefined {
+  return signal.reason instanceof HttpError ? signal.reason : undefined;
 }
 
 async function* toAsync<T>(iterator: Iterator<T>): AsyncGenerator<T> {

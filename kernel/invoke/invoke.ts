@@ -104,7 +104,7 @@ export class Invoker {
     let streaming: StreamedSource | undefined;
     const chain = this.hooks.run.call(call, (inner) => {
       const args = request.args ?? [inner.input];
-      const context = new CallRunContext(inner, log, request.files);
+      const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
       return Promise.resolve(method.call(pipeline.wrapper, ...args, context)).then((result) => {
         const source = sourceOf(result, request.chunks);
         if (!source) return result;

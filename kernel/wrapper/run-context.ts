@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { RunCall } from "../hooks/index.js";
-import { bindSignalSpan, type Span } from "../hooks/tracer.js";
+import { bindSignalSpan, type Span, type Tracer } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
 import type { Logger } from "../logger.js";
 import type { RunContext } from "./base-pipeline-wrapper.js";
@@ -78,6 +78,8 @@ export class CallRunContext implements RunContext {
     private readonly call: RunCall,
     private readonly logger: Logger | (() => Logger),
     readonly files: readonly UploadedFile[] = [],
+    /** The kernel's tracer, which made the call's span. */
+    private readonly tracer?: Tracer,
   ) {}
 
   get pipeline(): string {
@@ -87,7 +89,7 @@ export class CallRunContext implements RunContext {
   /** Reading it binds the call's span to the signal, so a pipeline run with it nests below the call. */
   get signal(): AbortSignal {
     const signal = this.call.signal;
-    if (this.call.span) bindSignalSpan(signal, this.call.span);
+    if (this.call.span && this.tracer) bindSignalSpan(signal, this.call.span, this.tracer);
     return signal;
   }
 

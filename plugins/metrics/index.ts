@@ -8,7 +8,7 @@
  * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
  * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, StreamedRun, type KernelPlugin } from "svc";
+import { definePlugin, REGISTRY, RUN_LIMITS, StreamedRun, type KernelPlugin } from "svc";
 import { deployTimer } from "./deploy-timer.js";
 import { mcpSessionsOf } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
@@ -19,7 +19,13 @@ export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
     setup(kernel) {
-      const m = new ServiceMetrics(mcpSessionsOf(kernel.container));
+      // Both read at scrape time, so svc:mcp and svc:limits may load before or after this plugin.
+      const m = new ServiceMetrics({
+        mcpSessions: mcpSessionsOf(kernel.container),
+        *limits() {
+          if (kernel.container.isRegistered(RUN_LIMITS, true)) yield* kernel.resolve(RUN_LIMITS).pipelines();
+        },
+      });
       const registry = kernel.resolve(REGISTRY);
 
       kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => m.routeSeries.answered(route, method, status, durationMs / 1000));
