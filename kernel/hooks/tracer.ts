@@ -93,9 +93,11 @@ class FanoutTracer implements Tracer {
   constructor(private readonly tracers: readonly Tracer[]) {}
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
     const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
+    // A parent one tracer made itself (a plugin's run span) goes to every tracer: the one that made
+    // it continues its trace, the others take it as no parent of theirs.
     return new FanoutSpan(
       name,
-      this.tracers.map((t, i) => t.startSpan(name, tags, parents?.[i])),
+      this.tracers.map((t, i) => t.startSpan(name, tags, parents ? parents[i] : parent)),
     );
   }
 }
