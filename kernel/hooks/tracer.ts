@@ -12,6 +12,10 @@ export interface Span {
   readonly traceId?: string;
   /** This span's id (16 hex digits), when a tracer assigns ids. */
   readonly spanId?: string;
+  /** W3C trace flags (bit 0 sampled, bit 1 random trace id) outgoing calls send; sampled when absent. */
+  readonly traceFlags?: number;
+  /** The W3C `tracestate` outgoing calls pass on, when the trace came with one. */
+  readonly traceState?: string;
   setTag(key: string, value: TagValue): Span;
   setTags(tags: Tags): Span;
   /** Ends the span; an error marks it failed. Ending twice is a no-op. */
@@ -76,6 +80,12 @@ class FanoutSpan implements Span {
   get spanId(): string | undefined {
     return this.parts.find((s) => s.spanId !== undefined)?.spanId;
   }
+  get traceFlags(): number | undefined {
+    return this.parts[0]?.traceFlags;
+  }
+  get traceState(): string | undefined {
+    return this.parts[0]?.traceState;
+  }
   setTag(key: string, value: TagValue): Span {
     for (const s of this.parts) s.setTag(key, value);
     return this;
@@ -92,6 +102,7 @@ class FanoutSpan implements Span {
 class FanoutTracer implements Tracer {
   constructor(private readonly tracers: readonly Tracer[]) {}
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
+    // A fan-out parent has one part per tracer; any other parent (a caller's remote span) is shared.
     const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
     // A parent one tracer made itself (a plugin's run span) goes to every tracer: the one that made
     // it continues its trace, the others take it as no parent of theirs.

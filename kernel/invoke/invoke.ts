@@ -11,7 +11,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { HttpError, messageOf } from "../errors.js";
 import type { KernelHooks, RunCall } from "../hooks/index.js";
-import type { StreamStats } from "../hooks/stream-hook.js";
+import type { StreamStats } from "../hooks/waterfall-hook.js";
 import type { Span } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
 import type { Logger } from "../logger.js";

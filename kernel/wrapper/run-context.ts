@@ -28,6 +28,11 @@ export class RequestRunCall implements RunCall {
     return this.request.signal;
   }
 
+  get aborted(): boolean {
+    // An interceptor that gave the call its own signal (a time limit) made that the one to ask.
+    return Object.hasOwn(this, "signal") ? this.signal.aborted : this.request.aborted;
+  }
+
   get requestId(): string {
     return this.request.id;
   }
@@ -70,6 +75,11 @@ export class PlainRunCall implements RunCall {
     readonly span?: Span,
     readonly headers?: IncomingHttpHeaders,
   ) {}
+}
+
+/** Whether the call was aborted, without making a request's signal when nothing else has. */
+export function runAborted(call: RunCall): boolean {
+  return call.aborted ?? call.signal.aborted;
 }
 
 /** The context a wrapper method gets for a call. */
