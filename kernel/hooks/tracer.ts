@@ -102,10 +102,9 @@ class FanoutSpan implements Span {
 class FanoutTracer implements Tracer {
   constructor(private readonly tracers: readonly Tracer[]) {}
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
-    // A fan-out parent has one part per tracer; any other parent (a caller's remote span) is shared.
+    // A fan-out parent has one part per tracer; any other parent (a caller's remote span, a run span
+    // one tracer made itself) goes to every tracer: the one that knows it continues its trace.
     const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
-    // A parent one tracer made itself (a plugin's run span) goes to every tracer: the one that made
-    // it continues its trace, the others take it as no parent of theirs.
     return new FanoutSpan(
       name,
       this.tracers.map((t, i) => t.startSpan(name, tags, parents ? parents[i] : parent)),

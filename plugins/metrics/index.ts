@@ -8,7 +8,7 @@
  * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
  * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, RUN_LIMITS, StreamedRun, type KernelPlugin } from "svc";
+import { definePlugin, REGISTRY, RUN_LIMITS, runAborted, StreamedRun, type KernelPlugin } from "svc";
 import { deployTimer } from "./deploy-timer.js";
 import { mcpSessionsOf } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
@@ -40,12 +40,12 @@ export default function metricsPlugin(): KernelPlugin {
             const streamed = result instanceof StreamedRun ? result : undefined;
             const firstItemMs = streamed?.stats.firstItemMs;
             if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
-            series.outcomes[(streamed ? streamed.aborted : call.signal.aborted) ? "cancelled" : "succeeded"].value++;
+            series.outcomes[(streamed ? streamed.aborted : runAborted(call)) ? "cancelled" : "succeeded"].value++;
             return result;
           },
           (error: unknown) => {
             series.inFlight.value--;
-            series.outcomes[call.signal.aborted ? "cancelled" : "failed"].value++;
+            series.outcomes[runAborted(call) ? "cancelled" : "failed"].value++;
             throw error;
           },
         );
