@@ -72,11 +72,13 @@ class FanoutSpan implements Span {
     readonly name: string,
     readonly parts: readonly Span[],
   ) {}
+  // The first tracer that assigns ids names the span (a timing-only tracer, such as the metrics
+  // plugin's, assigns none and may be installed first).
   get traceId(): string | undefined {
-    return this.parts[0]?.traceId;
+    return this.parts.find((s) => s.traceId !== undefined)?.traceId;
   }
   get spanId(): string | undefined {
-    return this.parts[0]?.spanId;
+    return this.parts.find((s) => s.spanId !== undefined)?.spanId;
   }
   get traceFlags(): number | undefined {
     return this.parts[0]?.traceFlags;
@@ -100,7 +102,8 @@ class FanoutSpan implements Span {
 class FanoutTracer implements Tracer {
   constructor(private readonly tracers: readonly Tracer[]) {}
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
-    // A fan-out parent has one part per tracer; any other parent (a caller's remote span) is shared.
+    // A fan-out parent has one part per tracer; any other parent (a caller's remote span, a run span
+    // one tracer made itself) goes to every tracer: the one that knows it continues its trace.
     const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
     return new FanoutSpan(
       name,

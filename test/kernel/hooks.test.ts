@@ -369,6 +369,26 @@ test("several tracers each see the whole span tree", () => {
   }
 });
 
+test("a fan-out span takes its ids from the first tracer that assigns them, whatever the order", () => {
+  const { hooks } = makeHooks();
+  const ids: Tracer = { startSpan: (name) => Object.assign(NOOP_TRACER.startSpan(name), { traceId: "ab".repeat(16), spanId: "cd".repeat(8) }) };
+  hooks.trace.tap("metrics", NOOP_TRACER); // timing only, no ids
+  hooks.trace.tap("tracing", ids);
+  const root = hooks.trace.tracer.startSpan("svc.run");
+  assert.is(root.traceId, "ab".repeat(16));
+  assert.is(root.spanId, "cd".repeat(8));
+});
+
+test("a span one tracer made itself is the parent of the fan-out's child in that tracer", () => {
+  const { hooks } = makeHooks();
+  const a = new RecordingTracer();
+  hooks.trace.tap("tracing", a);
+  hooks.trace.tap("metrics", NOOP_TRACER);
+  const own = a.startSpan("svc.run"); // as a plugin starts its run span, with its own tracer
+  hooks.trace.tracer.startSpan("engine.component", {}, own).end();
+  assert.equal(a.spans.map((s) => [s.name, s.parent]), [["svc.run", undefined], ["engine.component", "svc.run"]]);
+});
+
 // ---- auth: first decision wins, then the container's policy
 
 const accessRequest = (scope: "traces" | "admin" | "run", state: Record<string, unknown> = {}) =>
