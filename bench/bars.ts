@@ -18,8 +18,14 @@ export interface Figure {
 
 const figures: Figure[] = [];
 
+/** Adds a figure to the run's summary. */
 export function record(figure: Figure): void {
   figures.push(figure);
+}
+
+/** The figures recorded so far in this process. */
+export function recorded(): readonly Figure[] {
+  return figures;
 }
 
 /** The median of `samples` as the value and half their spread as the noise. */
@@ -39,11 +45,11 @@ export function passes(f: Figure): boolean {
   return f.direction === "at least" ? f.value >= f.bar - f.noise : f.value <= f.bar + f.noise;
 }
 
-/** Prints the table and sets the exit code; returns the failed figures. */
-export function report(): Figure[] {
+/** The summary table's lines, and the figures that miss their bar by more than their noise. */
+export function summary(all: readonly Figure[]): { lines: string[]; failed: Figure[] } {
   const digits = (f: Figure, x: number) => x.toFixed(f.unit === "×" ? 2 : 1);
   const header = ["figure", "value", "bar", "noise (±)", "result"];
-  const rows = figures.map((f) => [
+  const rows = all.map((f) => [
     f.name,
     `${digits(f, f.value)} ${f.unit}`,
     `${f.direction === "at least" ? "≥" : "≤"} ${digits(f, f.bar)} ${f.unit}`,
@@ -51,9 +57,11 @@ export function report(): Figure[] {
     passes(f) ? "PASS" : "FAIL",
   ]);
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i]!.length)));
-  console.log("\nissue 15 point 4: each figure against its bar (FAIL = misses it by more than its noise)");
-  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
-  const failed = figures.filter((f) => !passes(f));
-  if (failed.length) process.exitCode = 1;
-  return failed;
+  return {
+    lines: [
+      "issue 15 point 4: each figure against its bar (FAIL = misses it by more than its noise)",
+      ...[header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()),
+    ],
+    failed: all.filter((f) => !passes(f)),
+  };
 }

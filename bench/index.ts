@@ -19,7 +19,7 @@ import { objectStoreBench } from "./object-store.js";
 import { startTarget, type Target } from "./target.js";
 import { clusterBench } from "./cluster.js";
 import { memoryBench } from "./memory.js";
-import { ratioOfRounds, record, report } from "./bars.js";
+import { ratioOfRounds, record, recorded, summary } from "./bars.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 32;
@@ -153,4 +153,7 @@ for (const line of await engineBench()) console.log(line);
 for (const line of await objectStoreBench()) console.log(line);
 for (const line of await clusterBench()) console.log(line);
 for (const line of memory) console.log(line);
-report();
+
+const { lines, failed } = summary(recorded());
+console.log(["", ...lines].join("\n"));
+if (failed.length) process.exitCode = 1;

@@ -1,0 +1,40 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { fromRounds, passes, ratioOfRounds, summary, type Figure } from "../../bench/bars.js";
+
+const ratio = (value: number, noise: number): Figure => ({ name: "/run vs bare", value, bar: 0.75, noise, direction: "at least", unit: "×" });
+const memory = (value: number, noise: number): Figure => ({ name: "idle RSS", value, bar: 80, noise, direction: "at most", unit: "MB" });
+
+test("a figure's value is the median of its rounds and its noise half their spread", () => {
+  assert.equal(fromRounds([3, 1, 2]), { value: 2, noise: 1 });
+  assert.equal(fromRounds([4, 1, 2, 3]), { value: 2.5, noise: 1.5 });
+  assert.equal(fromRounds([7]), { value: 7, noise: 0 });
+});
+
+test("a ratio over alternating rounds is taken per round, not from the two medians", () => {
+  // Per round 0.5, 0.8, 0.6: median 0.6, spread 0.3. The ratio of medians (30/40) would be 0.75.
+  const { value, noise } = ratioOfRounds([10, 40, 30], [20, 50, 50]);
+  assert.ok(Math.abs(value - 0.6) < 1e-9);
+  assert.ok(Math.abs(noise - 0.15) < 1e-9);
+});
+
+test("a figure fails only when it misses its bar by more than its noise, in its direction", () => {
+  assert.ok(passes(ratio(0.8, 0)));
+  assert.ok(passes(ratio(0.7, 0.06)));
+  assert.not.ok(passes(ratio(0.7, 0.04)));
+  assert.ok(passes(memory(79, 0)));
+  assert.ok(passes(memory(82, 3)));
+  assert.not.ok(passes(memory(82, 1)));
+});
+
+test("the summary lists every figure with PASS/FAIL and returns the failures", () => {
+  const figures = [ratio(0.8, 0.02), memory(140, 3)];
+  const { lines, failed } = summary(figures);
+  assert.equal(failed, [figures[1]]);
+  assert.equal(lines.length, 4); // title, header, two figures
+  assert.match(lines[2]!, /^\/run vs bare\s+0\.80 ×\s+≥ 0\.75 ×\s+0\.02\s+PASS$/);
+  assert.match(lines[3]!, /^idle RSS\s+140\.0 MB\s+≤ 80\.0 MB\s+3\.0\s+FAIL$/);
+  assert.equal(summary([]).failed, []);
+});
+
+test.run();
