@@ -9,7 +9,7 @@ export interface Figure {
   name: string;
   value: number;
   bar: number;
-  /** How much the figure moved within this run (half the spread of its rounds). */
+  /** How much the figure moved within this run (half the spread of its rounds, see `fromRounds`). */
   noise: number;
   /** "at least" for ratios and rates; "at most" for memory and time. */
   direction: "at least" | "at most";
@@ -28,12 +28,17 @@ export function recorded(): readonly Figure[] {
   return figures;
 }
 
-/** The median of `samples` as the value and half their spread as the noise. */
+/**
+ * The median of `samples` as the value and half their spread as the noise. From four rounds on, the
+ * outer quarter on each side is left out of the spread (the interquartile range): one stalled round
+ * on a shared machine must not make the noise so wide that any value passes.
+ */
 export function fromRounds(samples: number[]): { value: number; noise: number } {
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const value = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { value, noise: (sorted[sorted.length - 1]! - sorted[0]!) / 2 };
+  const cut = sorted.length >> 2;
+  return { value, noise: (sorted[sorted.length - 1 - cut]! - sorted[cut]!) / 2 };
 }
 
 /** A ratio measured in alternating rounds: `top[i] / bottom[i]` per round, then `fromRounds`. */

@@ -7,8 +7,15 @@ const memory = (value: number, noise: number): Figure => ({ name: "idle RSS", va
 
 test("a figure's value is the median of its rounds and its noise half their spread", () => {
   assert.equal(fromRounds([3, 1, 2]), { value: 2, noise: 1 });
-  assert.equal(fromRounds([4, 1, 2, 3]), { value: 2.5, noise: 1.5 });
   assert.equal(fromRounds([7]), { value: 7, noise: 0 });
+});
+
+test("from four rounds on, the outer quarter on each side is left out of the noise", () => {
+  assert.equal(fromRounds([4, 1, 2, 3]), { value: 2.5, noise: 0.5 });
+  // Ten rounds near 0.6 and one stalled baseline round (2.1): the noise stays that of the ten.
+  const { value, noise } = fromRounds([0.6, 0.62, 0.58, 0.61, 0.59, 0.63, 0.6, 0.57, 2.1, 0.64]);
+  assert.ok(Math.abs(value - 0.605) < 1e-9);
+  assert.ok(noise < 0.03);
 });
 
 test("a ratio over alternating rounds is taken per round, not from the two medians", () => {
