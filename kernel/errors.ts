@@ -18,6 +18,7 @@ export class KernelError extends Error {
 export type KernelErrorCode =
   | "KERNEL_ERR_SETTINGS"
   | "KERNEL_ERR_CONFIG_FILE"
+  | "KERNEL_ERR_SETTING_DUPLICATE"
   | "KERNEL_ERR_PLUGIN_LOAD"
   | "KERNEL_ERR_PLUGIN_INVALID"
   | "KERNEL_ERR_PLUGIN_DUPLICATE"
@@ -48,6 +49,8 @@ export const kernelErrors = {
       "KERNEL_ERR_SETTINGS",
       `Invalid setting ${name} (from ${source}): got ${JSON.stringify(value)}; expected ${accepts}.`,
     ),
+  settingDuplicate: (name: string, owner: string, other: string) =>
+    new KernelError("KERNEL_ERR_SETTING_DUPLICATE", `Setting ${name} is declared by both '${other}' and '${owner}'.`),
   configFile: (file: string, reason: string, cause?: unknown) =>
     new KernelError("KERNEL_ERR_CONFIG_FILE", `Invalid config file ${file}: ${reason}`, { cause }),
   pluginLoad: (spec: string, cause: unknown) =>

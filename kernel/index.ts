@@ -9,7 +9,10 @@ export { definePlugin, type KernelPlugin, type PluginApi, type PluginEntry } fro
 export { loadPlugins, type LoadPluginsOptions, type PluginModule } from "./plugin-loader.js";
 export { createModuleLoader, type ModuleLoader } from "./module-loader.js";
 export { readConfigFile, readDotEnv, CONFIG_FILE_NAMES, type ConfigFile, type PluginSpec } from "./config-sources.js";
-export { loadSettings, settingFields, type Settings, type SettingKey, type SettingSources } from "./settings.js";
+export { loadSettings, kernelSettings, type Settings, type SettingKey, type SettingSources, type LoadSettingsOptions } from "./settings.js";
+export { setting, type SettingField, type SettingFields, type SettingValues } from "./setting-field.js";
+export { mergeSettings, fieldsOf, type DeclaredSettings, type SettingRow } from "./settings-table.js";
+export * as settingTypes from "./settings-schema.js";
 export { packageVersion } from "./version.js";
 export {
   connectRedisKeyv,
@@ -124,3 +127,4 @@ export {
   skipMcpField,
 } from "./deploy/deploy-files-body.js";
 export { RESERVED_NAMES, checkPipelineName, checkRelativePath } from "./deploy/names.js";
+export { settingsMarkdown, withSettingsTable, SETTINGS_START, SETTINGS_END } from "./settings-docs.js";

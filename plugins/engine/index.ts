@@ -8,6 +8,7 @@ import { createRegistry } from "./builtins.js";
 import type { EngineRegistry } from "./registry.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";
 import { setDefaultTracer } from "./pipeline/scheduler.js";
+import { engineSettings } from "./settings.js";
 
 /** The engine's component, object and function registry. */
 export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
@@ -15,6 +16,7 @@ export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
 export default function enginePlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:engine",
+    settings: engineSettings,
     setup(kernel) {
       const registry = createRegistry();
       kernel.provide(ENGINE_REGISTRY, registry);
@@ -85,3 +87,4 @@ export { renderTemplate, templateVariables, compileTemplate, TemplateError } fro
 export * from "./components/sample-components.js";
 export { schemaForTypeString } from "./type-strings.js";
 export { typeRefOf, typeName, type TypeRef } from "./type-ref.js";
+export { engineSettings } from "./settings.js";

@@ -11,6 +11,7 @@ import { MANAGEMENT_TOOLS, addManagementTools } from "./management-tools.js";
 import { PipelineTools } from "./pipeline-tools.js";
 import { ToolServer } from "./tool-server.js";
 import { toolAccess } from "./tool-access.js";
+import { mcpSettings } from "./settings.js";
 
 export { ToolServer, type ToolAccess, type ToolCaller, type McpTransportKind, type ToolContext, type ToolFn, type ToolOptions, type ToolServerOptions } from "./tool-server.js";
 export { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
@@ -29,6 +30,7 @@ export default function mcpPlugin(): KernelPlugin {
   let endpoints: McpEndpoints | undefined;
   return definePlugin({
     name: "svc:mcp",
+    settings: mcpSettings,
     setup(api) {
       const settings = api.settings;
       tools = new ToolServer({
@@ -61,3 +63,4 @@ export default function mcpPlugin(): KernelPlugin {
     },
   });
 }
+export { mcpSettings } from "./settings.js";

@@ -9,12 +9,14 @@
  */
 import { definePlugin, isStreamable, REGISTRY, SseStream, type KernelPlugin, type StreamInfo } from "svc";
 import { ServiceMetrics } from "./service-metrics.js";
+import { metricsSettings } from "./settings.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
 
 export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
+    settings: metricsSettings,
     setup(kernel) {
       const m = new ServiceMetrics();
       const registry = kernel.resolve(REGISTRY);
@@ -87,3 +89,4 @@ export default function metricsPlugin(): KernelPlugin {
     },
   });
 }
+export { metricsSettings } from "./settings.js";

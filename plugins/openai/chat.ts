@@ -12,10 +12,11 @@ import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
 import { invoke, pipelineFor } from "./invoke.js";
 import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
+import type { openaiSettings } from "./settings.js";
 
 export const CHAT_PATHS = ["/v1/chat/completions", "/chat/completions"] as const;
 
-export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
+export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fileStore: () => FileStore = fileStoreOf(kernel)): void {
   const registry = kernel.resolve(REGISTRY);
   const options: ChatAnswerOptions = {
     events: kernel.settings.openaiUiEvents,

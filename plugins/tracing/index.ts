@@ -15,6 +15,7 @@ import { StreamSpans } from "./stream-spans.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { registerTracesRoute } from "./traces-route.js";
 import { SvcTracer } from "./tracer.js";
+import { tracingSettings } from "./settings.js";
 
 export { SvcTracer, TracingSpan } from "./tracer.js";
 export { TraceBuffer } from "./trace-buffer.js";
@@ -26,6 +27,7 @@ export default function tracingPlugin(): KernelPlugin {
   let otel: OpenTelemetryExport | undefined;
   return definePlugin({
     name: "svc:tracing",
+    settings: tracingSettings,
     async setup(kernel) {
       const s = kernel.settings;
       otel = await setupOpenTelemetry(kernel.log);
@@ -54,3 +56,4 @@ export default function tracingPlugin(): KernelPlugin {
     },
   });
 }
+export { tracingSettings } from "./settings.js";
