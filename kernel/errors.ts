@@ -107,6 +107,9 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
   }
   readonly headers: Record<string, string>;
+  /** The plugin whose hook or deploy source failed, when one did (`hook` names which). */
+  plugin?: string;
+  hook?: string;
 }
 
 export function errorTypeFor(status: number): ErrorType {

@@ -111,7 +111,8 @@ export {
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
 export { CallRunContext, RequestRunCall } from "./wrapper/run-context.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
-export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
+export { DeployService, type DeployRequest } from "./deploy/deploy-service.js";
+export { MAX_DEPLOY_FILES, folderStaging, yamlStaging, type DeployStaging } from "./deploy/source-staging.js";
 export type { ClusterHealth, DeployState, ManifestEntry, ManifestWrite, PutResult, RemoveResult, ChangeListener } from "./deploy/deploy-state.js";
 export { LocalDeployState } from "./deploy/local-deploy-state.js";
 export { RedisDeployState } from "./deploy/redis-deploy-state.js";
@@ -126,5 +127,5 @@ export {
   pipelineNameField,
   skipMcpField,
 } from "./deploy/deploy-files-body.js";
-export { RESERVED_NAMES, checkPipelineName, checkRelativePath } from "./deploy/names.js";
+export { routeWords, checkPipelineName, checkRelativePath } from "./deploy/names.js";
 export { settingsMarkdown, withSettingsTable, SETTINGS_START, SETTINGS_END } from "./settings-docs.js";

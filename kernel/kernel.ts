@@ -23,6 +23,8 @@ import { DEPLOY_STATE, DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACE_ACCES
 import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 import { OperatorAccess } from "./operator-access/operator-access.js";
 import { DeployService } from "./deploy/deploy-service.js";
+import { routeWords } from "./deploy/names.js";
+import { folderStaging } from "./deploy/source-staging.js";
 import { createDeployState, instanceName } from "./deploy/create-deploy-state.js";
 import { LocalDeployState } from "./deploy/local-deploy-state.js";
 import type { DeployState } from "./deploy/deploy-state.js";
@@ -92,13 +94,17 @@ export class Kernel {
         this.tracer,
         log.child({ plugin: "svc:deploy" }),
         container.resolve(DEPLOY_STATE),
+        () => routeWords([...this.http.routes.map((r) => r.path), ...this.http.mounts]),
       ),
     );
     this.deployer = container.resolve(DEPLOYER);
     // Wrapper folders are the kernel's own deploy source; plugins add others (YAML: the engine).
     const roots = settings.additionalModulePath ? [resolvePath(settings.additionalModulePath)] : [];
-    this.hooks.deploy.registerSource("svc:kernel", "files", ({ name, description, payload }) =>
-      loadWrapper({ name, description, dir: (payload as { dir: string }).dir, roots }),
+    this.hooks.deploy.registerSource(
+      "svc:kernel",
+      "files",
+      ({ name, description, payload }) => loadWrapper({ name, description, dir: (payload as { dir: string }).dir, roots }),
+      folderStaging,
     );
     this.plugins = new PluginHost(log, setupTimeoutMs);
   }

@@ -3,7 +3,7 @@
  * the component registry under ENGINE_REGISTRY (other plugins register their components there) and
  * handles `yaml` deploys.
  */
-import { definePlugin, token, type KernelPlugin } from "svc";
+import { definePlugin, token, yamlStaging, type KernelPlugin } from "svc";
 import { createRegistry } from "./builtins.js";
 import type { EngineRegistry } from "./registry.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";
@@ -23,7 +23,8 @@ export default function enginePlugin(): KernelPlugin {
       const resolved = kernel.resolve(ENGINE_REGISTRY);
       // Pipelines that wrappers run without a tracer report to the kernel's.
       setDefaultTracer(kernel.tracer);
-      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape));
+      // One YAML file per pipeline: the kernel's text staging saves and shares it.
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape), yamlStaging);
     },
   });
 }
