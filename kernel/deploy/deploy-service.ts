@@ -121,7 +121,7 @@ export class DeployService {
 
   /** The source of a kind, if a plugin registered one. */
   hookSource(kind: string): DeploySource | undefined {
-    return this.hook.source(kind);
+    return this.hook.sourceOf(kind);
   }
 
   /**
@@ -142,7 +142,7 @@ export class DeployService {
   }
 
   private async load(name: string, request: DeployRequest): Promise<DeployedPipeline> {
-    const source = this.hook.source(request.kind);
+    const source = this.hook.sourceOf(request.kind);
     if (!source) throw deployErrors.noSource(request.kind);
     const current = await this.state.get(name);
     if (current && !request.overwrite) throw deployErrors.exists(name);

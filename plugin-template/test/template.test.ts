@@ -1,7 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createKernel, KernelError, Logger, type KernelOptions } from "svc";
-import templatePlugin from "../index.js";
+import { readFileSync } from "node:fs";
+import { createKernel, KernelError, Logger, mergeSettings, withSettingsTable, type KernelOptions } from "svc";
+import templatePlugin, { templateSettings } from "../index.js";
 
 const quiet = new Logger("ERROR", () => undefined);
 
@@ -83,6 +84,12 @@ test("its setting comes from the environment or the config file; a bad value sto
       assert.match((error as Error).message, message);
     }
   }
+});
+
+test("the README's settings table is generated from the declaration", () => {
+  // From dist/plugin-template/test/ to the source README.
+  const readme = readFileSync(new URL("../../../plugin-template/README.md", import.meta.url), "utf8");
+  assert.fixture(readme, withSettingsTable(readme, mergeSettings([{ owner: "svc-plugin-template", fields: templateSettings }])));
 });
 
 test("its run interceptor counts every invocation and failure", async () => {
