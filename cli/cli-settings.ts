@@ -7,6 +7,7 @@ import { fieldsOf, kernelSettings, loadSettings, mergeSettings, setting, setting
 import { authSettings } from "../plugins/auth/settings.js";
 import { chatUiSettings } from "../plugins/chat-ui/settings.js";
 import { engineSettings } from "../plugins/engine/settings.js";
+import { limitsSettings } from "../plugins/limits/settings.js";
 import { mcpSettings } from "../plugins/mcp/settings.js";
 import { metricsSettings } from "../plugins/metrics/settings.js";
 import { monitoringSettings } from "../plugins/monitoring/settings.js";
@@ -29,6 +30,7 @@ export const cliSettings = {
 export const knownSettingTables: readonly DeclaredSettings[] = [
   { owner: "svc:kernel", fields: kernelSettings },
   { owner: "svc (the CLI)", fields: cliSettings },
+  { owner: "svc:limits", fields: limitsSettings },
   { owner: "svc:engine", fields: engineSettings },
   { owner: "svc:openai", fields: openaiSettings },
   { owner: "svc:mcp", fields: mcpSettings },

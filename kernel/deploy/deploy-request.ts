@@ -2,6 +2,7 @@
  * @module What a deploy asks for, and what staging makes of it: the types shared by the deploy
  * service, the source stagings and the cluster follower.
  */
+import type { RunLimits } from "../wrapper/run-limits.js";
 import type { Installed } from "./pipeline-files.js";
 
 export interface DeployRequest {
@@ -14,6 +15,8 @@ export interface DeployRequest {
   readonly save?: boolean;
   /** Overrides the wrapper's own `skipMcp`. */
   readonly skipMcp?: boolean;
+  /** Override the wrapper's own run limits, field by field. */
+  readonly limits?: RunLimits;
   /** `files`: relative path → content. */
   readonly files?: Readonly<Record<string, string | Buffer>>;
   /** `yaml`: the YAML text. */

@@ -12,6 +12,7 @@ import type { DeployHook, DeploySource, LoadedPipeline } from "../hooks/deploy-h
 import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
+import { mergeLimits, type RunLimits } from "../wrapper/run-limits.js";
 import { deployErrors } from "./deploy-errors.js";
 import { checkPipelineName } from "./names.js";
 import { PipelineFiles } from "./pipeline-files.js";
@@ -172,6 +173,7 @@ export class DeployService {
       kind: request.kind,
       description: request.description,
       skipMcp: request.skipMcp,
+      limits: request.limits,
       save: request.path ? true : save,
       files: content?.files,
       source: content?.source,
@@ -189,7 +191,7 @@ export class DeployService {
     }
     try {
       const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
-      const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp }, staged, loaded, saved);
+      const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp, limits: request.limits }, staged, loaded, saved);
       this.applied.set(name, { ...write, version: result.version });
       return entry;
     } finally {
@@ -203,13 +205,13 @@ export class DeployService {
    */
   async install(
     name: string,
-    meta: { kind: string; skipMcp?: boolean; transport?: string },
+    meta: { kind: string; skipMcp?: boolean; limits?: RunLimits; transport?: string },
     staged: Staged,
     loaded: LoadedPipeline,
     saved: SavedFiles,
   ): Promise<DeployedPipeline> {
     const { dispose, ...rest } = loaded;
-    const entry: DeployedPipeline = { ...rest, name, source: meta.kind, skipMcp: meta.skipMcp ?? rest.skipMcp, deployedAt: new Date() };
+    const entry: DeployedPipeline = { ...rest, name, source: meta.kind, skipMcp: meta.skipMcp ?? rest.skipMcp, limits: mergeLimits(rest.limits, meta.limits), deployedAt: new Date() };
     const previous = this.registry.set(entry);
     await staged.installed?.commit();
     const old = this.owned.get(name);
