@@ -5,13 +5,20 @@
 
 /** An error raised by the kernel itself: boot, plugins, hooks, settings, container. */
 export class KernelError extends Error {
+  /** The plugin whose hook tap (or deploy source) raised it. */
+  plugin?: string;
+  /** The hook that called that tap (`run`, `stream.item`, `deploy.deployed`, …). */
+  hook?: string;
+
   constructor(
     readonly code: KernelErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; plugin?: string; hook?: string },
   ) {
     super(message, options);
     this.name = "KernelError";
+    this.plugin = options?.plugin;
+    this.hook = options?.hook;
   }
 }
 
@@ -69,9 +76,7 @@ export const kernelErrors = {
   pluginSetup: (name: string, cause: unknown) =>
     new KernelError("KERNEL_ERR_PLUGIN_SETUP", `Plugin '${name}' failed during setup: ${messageOf(cause)}`, { cause }),
   hook: (hook: string, plugin: string, cause: unknown) =>
-    new KernelError("KERNEL_ERR_HOOK", `Hook '${hook}' tapped by plugin '${plugin}' failed: ${messageOf(cause)}`, {
-      cause,
-    }),
+    new KernelError("KERNEL_ERR_HOOK", `Hook '${hook}' tapped by plugin '${plugin}' failed: ${messageOf(cause)}`, { cause, plugin, hook }),
   tokenDuplicate: (token: string, plugin: string) =>
     new KernelError(
       "KERNEL_ERR_TOKEN_DUPLICATE",
@@ -107,7 +112,7 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
   }
   readonly headers: Record<string, string>;
-  /** The plugin whose hook or deploy source failed, when one did (`hook` names which). */
+  /** Set when a plugin's hook tap (a limiter's 429) or deploy source threw it: which plugin, which hook. */
   plugin?: string;
   hook?: string;
 }

@@ -41,8 +41,9 @@ export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";
 export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
-export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/stream-hook.js";
-export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/waterfall-hook.js";
+export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, signalTracer, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "./hooks/trace-context.js";
 export {
   allow,
   deny,
@@ -111,7 +112,7 @@ export {
   type UIEvent,
 } from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
-export { CallRunContext, PlainRunCall, RequestRunCall } from "./wrapper/run-context.js";
+export { CallRunContext, PlainRunCall, RequestRunCall, runAborted } from "./wrapper/run-context.js";
 export { bodyLimits, maxConcurrencyField, mergeLimits, timeoutSecondsField, wrapperLimits, type RunLimits } from "./wrapper/run-limits.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, type DeployRequest } from "./deploy/deploy-service.js";

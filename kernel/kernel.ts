@@ -85,7 +85,7 @@ export class Kernel {
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
     this.invoker = new Invoker(this.registry, this.hooks, log);
-    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r), answered: this.hooks.answered });
+    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.call(r), answered: this.hooks.answered });
     this.registerDefault(ROUTES, this.http.routes);
     this.registerDefault(DEPLOY_STATE, new LocalDeployState(instanceName(settings)));
     this.registerDefault(
@@ -144,7 +144,7 @@ export class Kernel {
   }
 
   async authorize(request: AccessRequest): Promise<AccessDecision> {
-    return this.hooks.auth.authorize(request);
+    return this.hooks.auth.call(request);
   }
 
   async boot(entries: readonly PluginEntry[]): Promise<void> {

@@ -166,7 +166,7 @@ export class HttpApp {
       const answered = this.options.answered;
       if (answered?.active) {
         const durationMs = performance.now() - c.startedAt;
-        answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.signal.aborted });
+        answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.aborted });
       }
       if (log.enabled("DEBUG")) {
         log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {

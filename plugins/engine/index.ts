@@ -7,7 +7,6 @@ import { definePlugin, token, yamlStaging, type KernelPlugin } from "svc";
 import { createRegistry } from "./builtins.js";
 import type { EngineRegistry } from "./registry.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";
-import { setDefaultTracer } from "./pipeline/scheduler.js";
 import { engineSettings } from "./settings.js";
 
 /** The engine's component, object and function registry. */
@@ -21,9 +20,6 @@ export default function enginePlugin(): KernelPlugin {
       const registry = createRegistry();
       kernel.provide(ENGINE_REGISTRY, registry);
       const resolved = kernel.resolve(ENGINE_REGISTRY);
-      // Pipelines that wrappers run without a tracer report to the kernel's.
-      setDefaultTracer(kernel.tracer);
-      // One YAML file per pipeline: the kernel's text staging saves and shares it.
       kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape), yamlStaging);
     },
   });
@@ -34,7 +30,7 @@ export { EngineRegistry, TypeRegistry, type ObjectClass, type NamedFunction } fr
 export { Component, socket, variadic, greedyVariadic, output, selectStreamingCallback, serializeValue } from "./component.js";
 export type { ComponentClass, ComponentContext, InputSocket, InputSocketSpec, OutputSocket, OutputSocketSpec, Outputs, SocketKind } from "./component.js";
 export { Pipeline, type PipelineOptions, type RunOptions } from "./pipeline/pipeline.js";
-export { setDefaultTracer, type PipelineResult } from "./pipeline/scheduler.js";
+export type { PipelineResult } from "./pipeline/scheduler.js";
 export * from "./pipeline/errors.js";
 export { loadPipelineYaml, dumpPipelineYaml, parseYaml } from "./yaml.js";
 export { YamlPipeline } from "./yaml-deploy.js";

@@ -25,6 +25,7 @@ const Query = v.object({
 const Tag = v.object({ key: v.string(), value: v.string() });
 const SpanNode: v.GenericSchema = v.object({
   span_id: v.string(),
+  parent_span_id: v.nullable(v.string()),
   name: v.string(),
   start_time_ms: v.number(),
   duration_ms: v.number(),
