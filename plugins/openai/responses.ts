@@ -52,9 +52,9 @@ const ResponseObject = v.looseObject({
 });
 
 export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>, fileStore: () => FileStore = fileStoreOf(kernel)): void {
-  // SERVICE_OPENAI_UI_EVENTS=false drops UI events for plain OpenAI clients (read loosely: the
-  // setting belongs to the chat side of this plugin).
-  const uiEvents = (kernel.settings as unknown as Record<string, unknown>).openaiUiEvents !== false;
+  // SERVICE_OPENAI_UI_EVENTS=false drops UI events for plain OpenAI clients (unset when the routes
+  // are mounted without the plugin's settings: events on).
+  const uiEvents = kernel.settings.openaiUiEvents !== false;
   const handler = async (c: RequestContext): Promise<void> => {
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
     const pipeline = kernel.pipelineFor(body.model, "runResponse");
