@@ -25,6 +25,7 @@ export class KernelError extends Error {
 export type KernelErrorCode =
   | "KERNEL_ERR_SETTINGS"
   | "KERNEL_ERR_CONFIG_FILE"
+  | "KERNEL_ERR_SETTING_DUPLICATE"
   | "KERNEL_ERR_PLUGIN_LOAD"
   | "KERNEL_ERR_PLUGIN_INVALID"
   | "KERNEL_ERR_PLUGIN_DUPLICATE"
@@ -55,6 +56,8 @@ export const kernelErrors = {
       "KERNEL_ERR_SETTINGS",
       `Invalid setting ${name} (from ${source}): got ${JSON.stringify(value)}; expected ${accepts}.`,
     ),
+  settingDuplicate: (name: string, owner: string, other: string) =>
+    new KernelError("KERNEL_ERR_SETTING_DUPLICATE", `Setting ${name} is declared by both '${other}' and '${owner}'.`),
   configFile: (file: string, reason: string, cause?: unknown) =>
     new KernelError("KERNEL_ERR_CONFIG_FILE", `Invalid config file ${file}: ${reason}`, { cause }),
   pluginLoad: (spec: string, cause: unknown) =>
@@ -109,7 +112,7 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
   }
   readonly headers: Record<string, string>;
-  /** Set when a plugin's hook tap threw it (a limiter's 429): which plugin, which hook. */
+  /** Set when a plugin's hook tap (a limiter's 429) or deploy source threw it: which plugin, which hook. */
   plugin?: string;
   hook?: string;
 }

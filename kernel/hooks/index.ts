@@ -19,6 +19,7 @@ import { scopePolicies, type AccessCheck, type AccessDecision, type AccessReques
 import { BailHook } from "./bail-hook.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
+import type { DeployStaging } from "../deploy/source-staging.js";
 import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
 import { ObserverHook, type AnsweredRequest } from "./observer-hook.js";
 import { WaterfallHook, type StreamTap } from "./waterfall-hook.js";
@@ -67,8 +68,8 @@ export interface PluginHooks {
   deploy: {
     deployed: { tap(fn: (pipeline: DeployedPipeline) => void | Promise<void>, options?: TapOptions): void };
     undeployed: { tap(fn: (name: string) => void | Promise<void>, options?: TapOptions): void };
-    /** Handles deploy requests of one kind (`files`, `yaml`); one handler per kind. */
-    source(kind: string, handler: DeploySourceHandler): void;
+    /** Handles deploy requests of one kind (`files`, `yaml`) and stages them (default: one text file); one handler per kind. */
+    source(kind: string, handler: DeploySourceHandler, staging?: DeployStaging): void;
   };
   run: { tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void };
   stream: { tap(tap: StreamTap, options?: TapOptions): void };
@@ -82,7 +83,7 @@ export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
     deploy: {
       deployed: { tap: (fn, o) => hooks.deploy.deployed.tap(plugin, fn, o) },
       undeployed: { tap: (fn, o) => hooks.deploy.undeployed.tap(plugin, fn, o) },
-      source: (kind, handler) => hooks.deploy.registerSource(plugin, kind, handler),
+      source: (kind, handler, staging) => hooks.deploy.registerSource(plugin, kind, handler, staging),
     },
     run: { tap: (fn, o) => hooks.run.tap(plugin, fn, o) },
     stream: { tap: (tap, o) => hooks.stream.tap(plugin, tap, o) },

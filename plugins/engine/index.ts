@@ -3,10 +3,11 @@
  * the component registry under ENGINE_REGISTRY (other plugins register their components there) and
  * handles `yaml` deploys.
  */
-import { definePlugin, token, type KernelPlugin } from "svc";
+import { definePlugin, token, yamlStaging, type KernelPlugin } from "svc";
 import { createRegistry } from "./builtins.js";
 import type { EngineRegistry } from "./registry.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";
+import { engineSettings } from "./settings.js";
 
 /** The engine's component, object and function registry. */
 export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
@@ -14,11 +15,12 @@ export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
 export default function enginePlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:engine",
+    settings: engineSettings,
     setup(kernel) {
       const registry = createRegistry();
       kernel.provide(ENGINE_REGISTRY, registry);
       const resolved = kernel.resolve(ENGINE_REGISTRY);
-      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape));
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape), yamlStaging);
     },
   });
 }
@@ -82,3 +84,4 @@ export { renderTemplate, templateVariables, compileTemplate, TemplateError } fro
 export * from "./components/sample-components.js";
 export { schemaForTypeString } from "./type-strings.js";
 export { typeRefOf, typeName, type TypeRef } from "./type-ref.js";
+export { engineSettings } from "./settings.js";

@@ -11,6 +11,7 @@ import { MANAGEMENT_TOOLS, addManagementTools } from "./management-tools.js";
 import { PipelineTools } from "./pipeline-tools.js";
 import { ToolServer } from "./tool-server.js";
 import { toolAccess } from "./tool-access.js";
+import { mcpSettings } from "./settings.js";
 import type { McpSessionCounts } from "./sessions.js";
 
 export { ToolServer, type ToolAccess, type ToolCaller, type McpTransportKind, type ToolContext, type ToolFn, type ToolOptions, type ToolServerOptions } from "./tool-server.js";
@@ -34,6 +35,7 @@ export default function mcpPlugin(): KernelPlugin {
   let endpoints: McpEndpoints | undefined;
   return definePlugin({
     name: "svc:mcp",
+    settings: mcpSettings,
     setup(api) {
       const settings = api.settings;
       tools = new ToolServer({
@@ -67,3 +69,4 @@ export default function mcpPlugin(): KernelPlugin {
     },
   });
 }
+export { mcpSettings } from "./settings.js";

@@ -12,12 +12,14 @@ import { definePlugin, REGISTRY, RUN_LIMITS, runAborted, StreamedRun, type Kerne
 import { deployTimer } from "./deploy-timer.js";
 import { mcpSessionsOf } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
+import { metricsSettings } from "./settings.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
 
 export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
+    settings: metricsSettings,
     setup(kernel) {
       // Both read at scrape time, so svc:mcp and svc:limits may load before or after this plugin.
       const m = new ServiceMetrics({
@@ -80,3 +82,4 @@ export default function metricsPlugin(): KernelPlugin {
     },
   });
 }
+export { metricsSettings } from "./settings.js";

@@ -1,8 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { createContainer, loadSettings, TRACE_ACCESS } from "svc";
+import { createContainer, TRACE_ACCESS } from "svc";
 import { defaultPluginSpecs } from "../../../cli/default-plugins.js";
+import { loadLauncherSettings } from "../../../cli/cli-settings.js";
 import metricsPlugin from "../../../plugins/metrics/index.js";
 import { openaiPlugin } from "../../../plugins/openai/index.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
@@ -142,7 +143,7 @@ test("MCP sessions: open by transport and opened in total, both transports, risi
   ));
 
 test("svc run loads svc:metrics by default; --without-metrics (SERVICE_METRICS_ENABLED=false) leaves it out", () => {
-  const names = (sources: Parameters<typeof loadSettings>[0]) => defaultPluginSpecs(loadSettings(sources)).map((s) => s.use);
+  const names = (sources: Parameters<typeof loadLauncherSettings>[0]) => defaultPluginSpecs(loadLauncherSettings(sources)).map((s) => s.use);
   assert.ok(names({}).includes("svc:metrics"));
   assert.not.ok(names({ flags: { metricsEnabled: false } }).includes("svc:metrics"));
   assert.not.ok(names({ env: { SERVICE_METRICS_ENABLED: "false" } }).includes("svc:metrics"));
