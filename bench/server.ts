@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKernel, definePlugin, loadPlugins, Logger } from "svc";
 import { builtinPlugins } from "../cli/default-plugins.js";
+import { knownSettings } from "../cli/cli-settings.js";
 import { resolveRunConfig } from "../cli/run-settings.js";
 import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
@@ -101,8 +102,10 @@ async function svc(mode: "plain" | "observed" | "metrics" = "plain"): Promise<vo
 /** The plugins `svc run` loads when nothing is configured (an empty environment, no config file). */
 async function svcDefault(): Promise<void> {
   const cwd = mkdtempSync(join(tmpdir(), "svc-bench-"));
-  const { settings, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, {});
-  const kernel = await createKernel({ settings, plugins: await loadPlugins(plugins, { cwd, builtins: builtinPlugins }), logger: new Logger("ERROR") });
+  // As cli/serve.ts does: the kernel reads the loaded plugins' settings from the same sources.
+  const { sources, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, {});
+  const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
+  const kernel = await createKernel({ sources, plugins: entries, logger: new Logger("ERROR"), knownSettings });
   await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });
   console.log((await kernel.listen()).port);
 }
