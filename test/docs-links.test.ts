@@ -1,0 +1,37 @@
+/**
+ * Every relative link in README.md and docs/*.md points at a file that exists and, for a link
+ * into a Markdown page, at one of its headings.
+ */
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { existsSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { repoRoot } from "./helpers/cli.js";
+import { anchors, docPages, relativeLinks } from "./helpers/docs.js";
+
+/** Pages other branches write, linked already; checked like any page once they exist. */
+const PENDING = new Set(["docs/production.md"]);
+
+test("every relative link of the README and the docs reaches a file and an anchor", () => {
+  const broken: string[] = [];
+  for (const page of docPages()) {
+    for (const { target, line } of relativeLinks(page)) {
+      const [path, anchor] = target.split("#") as [string, string | undefined];
+      const file = path ? relative(repoRoot, normalize(join(repoRoot, dirname(page), path))) : page;
+      if (!existsSync(join(repoRoot, file))) {
+        if (!PENDING.has(file)) broken.push(`${page}:${line}: ${target}: no file ${file}`);
+        continue;
+      }
+      if (anchor && file.endsWith(".md") && !anchors(file).has(anchor)) broken.push(`${page}:${line}: ${target}: no heading #${anchor} in ${file}`);
+    }
+  }
+  assert.equal(broken, []);
+});
+
+test("the link check sees a broken link", () => {
+  assert.ok(relativeLinks("README.md").length > 10, "the README links the docs");
+  assert.ok(anchors("docs/wrappers.md").has("the-wrapper-contract"));
+  assert.not.ok(anchors("docs/wrappers.md").has("no-such-heading"));
+});
+
+test.run();
