@@ -13,7 +13,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -33,10 +33,10 @@ const code = (id: string): string => examples.get(id)!.code;
 
 const home = tempDir("svc-docs-home-");
 const work = tempDir("svc-docs-work-");
-/** Scripts run from inside the checkout, so their imports resolve to it. */
+/** Scripts and pipelines live inside the checkout, so their imports resolve to it (`ai`, `openai`, …). */
 const scripts = join(repoRoot, "test-output", "docs-examples");
 const pipelinesCopy = (): string => {
-  const dir = tempDir("svc-docs-pipelines-");
+  const dir = mkdtempSync(join(scripts, "pipelines-"));
   cpSync(join(repoRoot, "pipelines"), dir, { recursive: true });
   return dir;
 };
@@ -65,7 +65,7 @@ test.after(async () => {
   for (const s of started.reverse()) await s.stop();
   await svc?.stop();
   await model?.close();
-  for (const dir of [home, work]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [home, work, scripts]) rmSync(dir, { recursive: true, force: true });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -176,12 +176,13 @@ async function startScript(name: string, text: string, ready: RegExp): Promise<{
   return { match, stop };
 }
 
-/** Deploys a wrapper example under a name, over HTTP, and returns the answer. */
+/** Deploys a wrapper example under a name, over HTTP. */
 async function deployWrapper(name: string, wrapper: string): Promise<void> {
+  // Saved into the pipelines directory (inside the checkout), where a wrapper's own imports resolve.
   const res = await fetch(`${svc.url}/deploy_files`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name, files: { "pipeline_wrapper.ts": wrapper }, overwrite: true, save_files: false }),
+    body: JSON.stringify({ name, files: { "pipeline_wrapper.ts": wrapper }, overwrite: true }),
   });
   assert.is(res.status, 200, `deploy ${name}: ${await res.text()}`);
 }
@@ -382,8 +383,10 @@ const runners: Record<string, () => Promise<void>> = {
       const undeploy = (key?: string) =>
         fetch(`${server.url}/undeploy/nothing_here`, { method: "POST", headers: key ? { authorization: `Bearer ${key}` } : {} }).then((r) => r.status);
       assert.is(await undeploy(), 401, "no key");
-      assert.is(await undeploy(ciBot!.trim()), 403, "a run key may not undeploy");
-      assert.is(await undeploy(ops!.trim()), 404, "an admin key may: the name is unknown");
+      // `add-key` prints a line saying so, then the key alone.
+      const keyOf = (out: string) => out.trim().split("\n").at(-1)!;
+      assert.is(await undeploy(keyOf(ciBot!)), 403, "a run key may not undeploy");
+      assert.is(await undeploy(keyOf(ops!)), 404, "an admin key may: the name is unknown");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
