@@ -19,11 +19,12 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:platform": async () => (await import("../plugins/platform/index.js")).default,
   "svc:auth": async () => (await import("../plugins/auth/index.js")).default,
   "svc:metrics": async () => (await import("../plugins/metrics/index.js")).default,
+  "svc:limits": async () => (await import("../plugins/limits/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
-  const names = ["svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
+  const names = ["svc:limits", "svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
   // Tracing first: OpenTelemetry is set up before anything starts spans. Without the trace API it
   // is still needed for OpenTelemetry export.
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
@@ -34,12 +35,12 @@ export function defaultPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = 
 }
 
 /**
- * The default set of `svc mcp run`: tracing (tool calls are traced runs), the engine (YAML
+ * The default set of `svc mcp run`: tracing (tool calls are traced runs), run limits, the engine (YAML
  * pipelines), the MCP server, monitoring (tool calls are runs too), and the object store and
  * platform tools when a platform key (or per-request keys) is configured.
  */
 export function mcpPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
-  const names = ["svc:engine", "svc:mcp"];
+  const names = ["svc:limits", "svc:engine", "svc:mcp"];
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
   if (settings.monitoringEnabled) names.push("svc:monitoring");
   // The store first, so the platform tools use the container's OBJECT_STORE.

@@ -65,7 +65,9 @@ export { RequestContext, contextOf, SHUTDOWN_MESSAGE, type AbortCause } from "./
 export { createHttpServer, type ServerTimeouts } from "./http/server.js";
 export { requestState, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
-export { untilAborted } from "./http/until-aborted.js";
+export { Invocation, type StreamedSource } from "./invoke/invocation.js";
+export { ABORTED, TIMED_OUT, InvocationStream, type Pulled, type StreamEnd } from "./invoke/invocation-stream.js";
+export { Invoker, StreamedRun, invokeErrors, pipelineFailure, type InvokeRequest, type PipelineMethod } from "./invoke/invoke.js";
 export { isMultipart, readMultipart, type MultipartForm, type MultipartLimits } from "./http/multipart.js";
 export { mimeTypeOf, extensionOf } from "./http/mime-type.js";
 export { errorBody, sendJson, type ErrorBody } from "./http/send.js";
@@ -106,7 +108,8 @@ export {
   type UIEvent,
 } from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
-export { CallRunContext, RequestRunCall } from "./wrapper/run-context.js";
+export { CallRunContext, PlainRunCall, RequestRunCall } from "./wrapper/run-context.js";
+export { bodyLimits, maxConcurrencyField, mergeLimits, timeoutSecondsField, wrapperLimits, type RunLimits } from "./wrapper/run-limits.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
 export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
 export type { ClusterHealth, DeployState, ManifestEntry, ManifestWrite, PutResult, RemoveResult, ChangeListener } from "./deploy/deploy-state.js";

@@ -8,7 +8,8 @@ import { createContainer, type DependencyContainer } from "./container.js";
 import { kernelErrors } from "./errors.js";
 import { KernelHooks, pluginHooks, type RunCall } from "./hooks/index.js";
 import { defaultPolicies, type AccessDecision, type AccessRequest } from "./hooks/auth-hook.js";
-import type { StreamInfo } from "./hooks/stream-hook.js";
+import type { Invocation } from "./invoke/invocation.js";
+import { Invoker, type InvokeRequest } from "./invoke/invoke.js";
 import type { Tracer } from "./hooks/tracer.js";
 import { HttpApp } from "./http/app.js";
 import { createHttpServer } from "./http/server.js";
@@ -43,6 +44,7 @@ export class Kernel {
   readonly registry: PipelineRegistry;
   readonly http: HttpApp;
   readonly deployer: DeployService;
+  private readonly invoker: Invoker;
   /** The default policy of the `traces` scope (operator access, SPEC §5.2). */
   readonly operatorAccess: OperatorAccess;
   private readonly plugins: PluginHost;
@@ -71,6 +73,7 @@ export class Kernel {
     this.registerDefault(TRACE_ACCESS, this.operatorAccess.policy);
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
+    this.invoker = new Invoker(this.registry, this.hooks, log);
     this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r), answered: this.hooks.answered });
     this.registerDefault(ROUTES, this.http.routes);
     this.registerDefault(DEPLOY_STATE, new LocalDeployState(instanceName(settings)));
@@ -120,8 +123,9 @@ export class Kernel {
     return this.hooks.run.call(call, target as (call: RunCall) => Promise<unknown>) as Promise<R>;
   }
 
-  stream<T>(info: StreamInfo, source: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T, void, undefined> {
-    return this.hooks.stream.pipe(info, source);
+  /** A pipeline invocation, as transports make it (see kernel/invoke/invoke.ts). */
+  invoke(request: InvokeRequest): Promise<Invocation> {
+    return this.invoker.invoke(request);
   }
 
   async authorize(request: AccessRequest): Promise<AccessDecision> {
@@ -209,8 +213,8 @@ export class Kernel {
       resolve: (token) => this.resolve(token),
       route: (method, path, handler, options) => this.http.route(method, path, handler, options),
       use: (path, ...middleware) => this.http.use(path, ...middleware),
-      run: (call, target) => this.run(call, target),
-      stream: (info, source) => this.stream(info, source),
+      invoke: (request) => this.invoker.invoke(request),
+      pipelineFor: (name, method) => this.invoker.pipeline(name, method),
       authorize: (request) => this.authorize(request),
     };
   }

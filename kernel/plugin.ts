@@ -9,9 +9,11 @@ import type * as v from "valibot";
 import type { Logger } from "./logger.js";
 import type { Settings } from "./settings.js";
 import type { Token } from "./tokens.js";
-import type { PluginHooks, RunCall } from "./hooks/index.js";
+import type { PluginHooks } from "./hooks/index.js";
 import type { AccessDecision, AccessRequest } from "./hooks/auth-hook.js";
-import type { StreamInfo } from "./hooks/stream-hook.js";
+import type { Invocation } from "./invoke/invocation.js";
+import type { InvokeRequest, PipelineMethod } from "./invoke/invoke.js";
+import type { DeployedPipeline } from "./registry.js";
 import type { Tracer } from "./hooks/tracer.js";
 import type { HttpMethod, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";
 
@@ -52,9 +54,12 @@ export interface PluginApi {
   resolve<T>(token: Token<T>): T;
   route(method: HttpMethod, path: string, handler: RouteHandler, options?: RouteOptions): void;
   use(path: string, ...middleware: Middleware[]): void;
-  /** Invokes a pipeline method through the `run` hook's interceptors. */
-  run<R>(call: RunCall, target: (call: RunCall) => R | Promise<R>): Promise<R>;
-  /** Passes a stream through the `stream` hook. */
-  stream<T>(info: StreamInfo, source: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T, void, undefined>;
+  /**
+   * Invokes a deployed pipeline's method for a transport: lookup (404/501), the `run` hook, failure
+   * mapping, and the result to encode — a value, a file, or a stream read through the `stream` hook.
+   */
+  invoke(request: InvokeRequest): Promise<Invocation>;
+  /** The deployed pipeline that serves `method`, or the 404/501 to answer (for transports that read its input schema first). */
+  pipelineFor(name: string, method: PipelineMethod): DeployedPipeline;
   authorize(request: AccessRequest): Promise<AccessDecision>;
 }

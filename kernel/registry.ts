@@ -4,6 +4,8 @@
  * finish on it while new calls get the new one.
  */
 
+import type { RunLimits } from "./wrapper/run-limits.js";
+
 /** Which transports a pipeline can serve. */
 export interface PipelineCapabilities {
   readonly api: boolean;
@@ -22,6 +24,8 @@ export interface DeployedPipeline {
   readonly inputSchema?: unknown;
   readonly outputSchema?: unknown;
   readonly skipMcp: boolean;
+  /** Per-pipeline run limits (the wrapper's, overridden by the deploy request's). */
+  readonly limits?: RunLimits;
   /** The run input declares `files`: `/{name}/run` takes multipart uploads. */
   readonly requiresFiles: boolean;
   readonly deployedAt: Date;

@@ -38,6 +38,20 @@ export const OBJECT_STORE = token<ObjectStore>("object-store");
 /** The execution index (monitoring): one record per pipeline invocation. */
 export const EXECUTION_INDEX = token<ExecutionIndex>("executionIndex");
 
+/** One pipeline's run limits at work: runs and calls waiting now, calls refused (429) and timed out (504) so far. */
+export interface PipelineLimitStatus {
+  readonly pipeline: string;
+  readonly running: number;
+  readonly queued: number;
+  /** 0 when the pipeline has no concurrency limit. */
+  readonly maxConcurrency: number;
+  readonly rejected: number;
+  readonly timedOut: number;
+}
+
+/** The run limits (svc:limits), as metrics read them. */
+export const RUN_LIMITS = token<{ pipelines(): Iterable<PipelineLimitStatus> }>("runLimits");
+
 /** The container token holding the access policy of a scope. */
 export function accessToken(scope: string): symbol {
   return Symbol.for(`svc.access.${scope}`);

@@ -129,7 +129,7 @@ export class ClusterFollower {
       return;
     }
     const saved: SavedFiles = staged.installed ? "others" : !entry.save && !this.state.sharedDisk ? "all" : "keep";
-    await this.deployer.install(name, { kind: entry.kind, skipMcp: entry.skipMcp, transport: `from ${entry.origin}` }, staged, loaded, saved);
+    await this.deployer.install(name, { kind: entry.kind, skipMcp: entry.skipMcp, limits: entry.limits, transport: `from ${entry.origin}` }, staged, loaded, saved);
     this.deployer.applied.set(name, entry);
     this.failed.delete(name);
   }
@@ -159,5 +159,5 @@ export class ClusterFollower {
 }
 
 function sameContent(a: ManifestEntry, b: ManifestEntry): boolean {
-  return a.digest !== "" && a.digest === b.digest && a.kind === b.kind && a.save === b.save && a.skipMcp === b.skipMcp && a.description === b.description;
+  return a.digest !== "" && a.digest === b.digest && a.kind === b.kind && a.save === b.save && a.skipMcp === b.skipMcp && a.description === b.description && JSON.stringify(a.limits) === JSON.stringify(b.limits);
 }

@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import type { DeployRequest } from "./deploy-service.js";
+import { bodyLimits, maxConcurrencyField, timeoutSecondsField } from "../wrapper/run-limits.js";
 
 export const pipelineNameField = v.pipe(v.string(), v.description("The pipeline name: used in paths and as `model` in chat requests."));
 export const descriptionField = v.optional(v.pipe(v.string(), v.description("Human-readable description; defaults to the name.")));
@@ -17,6 +18,8 @@ export const DeployFilesBody = v.object({
   overwrite: overwriteField,
   save_files: v.optional(v.pipe(v.boolean(), v.description("Keep the files in the pipelines directory.")), true),
   skip_mcp: skipMcpField,
+  max_concurrency: maxConcurrencyField,
+  timeout_seconds: timeoutSecondsField,
 });
 export type DeployFilesBody = v.InferOutput<typeof DeployFilesBody>;
 
@@ -29,5 +32,6 @@ export function filesDeployRequest(body: DeployFilesBody): DeployRequest {
     overwrite: body.overwrite,
     save: body.save_files,
     skipMcp: body.skip_mcp,
+    limits: bodyLimits(body),
   };
 }

@@ -13,6 +13,7 @@ import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
 import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
+import { mergeLimits, type RunLimits } from "../wrapper/run-limits.js";
 import { deployErrors } from "./deploy-errors.js";
 import { checkPipelineName, checkRelativePath } from "./names.js";
 import { PipelineFiles, type FileMap, type Installed } from "./pipeline-files.js";
@@ -31,6 +32,8 @@ export interface DeployRequest {
   readonly save?: boolean;
   /** Overrides the wrapper's own `skipMcp`. */
   readonly skipMcp?: boolean;
+  /** Override the wrapper's own run limits, field by field. */
+  readonly limits?: RunLimits;
   /** `files`: relative path → content. */
   readonly files?: Readonly<Record<string, string | Buffer>>;
   /** `yaml`: the YAML text. */
@@ -198,6 +201,7 @@ export class DeployService {
       kind: request.kind,
       description: request.description,
       skipMcp: request.skipMcp,
+      limits: request.limits,
       save: request.path ? true : save,
       files: content?.files,
       source: content?.source,
@@ -215,7 +219,7 @@ export class DeployService {
     }
     try {
       const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
-      const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp }, staged, loaded, saved);
+      const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp, limits: request.limits }, staged, loaded, saved);
       this.applied.set(name, { ...write, version: result.version });
       return entry;
     } finally {
@@ -229,13 +233,13 @@ export class DeployService {
    */
   async install(
     name: string,
-    meta: { kind: string; skipMcp?: boolean; transport?: string },
+    meta: { kind: string; skipMcp?: boolean; limits?: RunLimits; transport?: string },
     staged: Staged,
     loaded: LoadedPipeline,
     saved: SavedFiles,
   ): Promise<DeployedPipeline> {
     const { dispose, ...rest } = loaded;
-    const entry: DeployedPipeline = { ...rest, name, source: meta.kind, skipMcp: meta.skipMcp ?? rest.skipMcp, deployedAt: new Date() };
+    const entry: DeployedPipeline = { ...rest, name, source: meta.kind, skipMcp: meta.skipMcp ?? rest.skipMcp, limits: mergeLimits(rest.limits, meta.limits), deployedAt: new Date() };
     const previous = this.registry.set(entry);
     await staged.installed?.commit();
     const old = this.owned.get(name);

@@ -5,6 +5,7 @@
  * keep it in Redis (`RedisDeployState`). The deploy service asks it for the 409/404 rules and
  * applies the changes it announces; each process loads pipelines itself.
  */
+import type { RunLimits } from "../wrapper/run-limits.js";
 
 export interface ManifestEntry {
   readonly name: string;
@@ -14,6 +15,8 @@ export interface ManifestEntry {
   readonly kind: string;
   readonly description?: string;
   readonly skipMcp?: boolean;
+  /** The deploy request's run limits. */
+  readonly limits?: RunLimits;
   /** Keep the files in the pipelines directory. */
   readonly save: boolean;
   /** `files`: relative path → base64 content (shared states only). */

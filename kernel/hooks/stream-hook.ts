@@ -1,16 +1,21 @@
 /**
- * @module StreamHook: a waterfall over every streamed item, plus start/end/error/abort
- * notifications. An item tap returns the item to pass on (`undefined` keeps it unchanged) or
+ * @module StreamHook: a waterfall over every streamed item of an invocation, plus start/end/error/
+ * abort notifications. An item tap returns the item to pass on (`undefined` keeps it unchanged) or
  * `DROP` to drop it; each tap sees what the previous one returned. Notification taps are observers:
- * their failures are reported to the log and never break the stream a client is reading.
+ * their failures are reported to the log and never break the stream a client is reading. The hook
+ * is driven by the invocation's stream (kernel/invoke/invocation-stream.ts); its taps get the run
+ * call the `run` hook's interceptors passed to the wrapper, span included.
  */
+import type { RunCall } from "./index.js";
 import { attribute, TapList, type ObserverErrorReporter, type TapOptions } from "./taps.js";
 
 /** Returned by an item tap to drop the item from the stream. */
 export const DROP: unique symbol = Symbol("svc.stream.drop");
 
-/** What a stream is: which pipeline, which transport, which kind of item. */
+/** What a stream is: whose run, which kind of item. */
 export interface StreamInfo {
+  /** The run this stream belongs to, as the wrapper got it (with the span of the `run` hook's interceptors). */
+  readonly call: RunCall;
   readonly pipeline: string;
   readonly transport: string;
   /** What the items are, e.g. `run.item`, `chat.chunk`, `response.event`. */
@@ -22,6 +27,8 @@ export interface StreamStats {
   /** Items that reached the consumer (dropped items are not counted). */
   readonly items: number;
   readonly durationMs: number;
+  /** Milliseconds from the stream's start to its first item, when there was one. */
+  readonly firstItemMs?: number;
 }
 
 export interface StreamTap {
@@ -29,14 +36,15 @@ export interface StreamTap {
   start?(info: StreamInfo): void;
   end?(info: StreamInfo, stats: StreamStats): void;
   error?(info: StreamInfo, error: unknown, stats: StreamStats): void;
-  /** The consumer stopped early: the client went away or the signal was aborted. */
+  /** The consumer stopped early: the client went away, the signal was aborted, or it had enough. */
   abort?(info: StreamInfo, stats: StreamStats): void;
 }
 
-type Notification = "start" | "end" | "error" | "abort";
+export type StreamNotification = "start" | "end" | "error" | "abort";
 
 export class StreamHook {
   private readonly taps = new TapList<StreamTap>();
+  private itemTaps: readonly { plugin: string; fn: StreamTap }[] = [];
 
   constructor(
     readonly name: string,
@@ -45,50 +53,30 @@ export class StreamHook {
 
   tap(plugin: string, tap: StreamTap, options?: TapOptions): void {
     this.taps.add(plugin, tap, options);
+    this.itemTaps = this.taps.all.filter((t) => t.fn.item);
   }
 
-  /** Passes `source` through the item taps. Stopping the returned iterator stops the source. */
-  async *pipe<T>(info: StreamInfo, source: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T, void, undefined> {
-    const taps = this.taps.all;
-    const started = performance.now();
-    let items = 0;
-    let settled = false;
-    const stats = (): StreamStats => ({ items, durationMs: performance.now() - started });
-    this.notify("start", info);
-    try {
-      for await (const raw of source) {
-        let item: unknown = raw;
-        let dropped = false;
-        for (const tap of taps) {
-          if (!tap.fn.item) continue;
-          let out: unknown;
-          try {
-            out = await tap.fn.item(item, info);
-          } catch (error) {
-            throw attribute(`${this.name}.item`, tap.plugin, error);
-          }
-          if (out === DROP) {
-            dropped = true;
-            break;
-          }
-          if (out !== undefined) item = out;
-        }
-        if (dropped) continue;
-        items++;
-        yield item as T;
+  /** True when some tap looks at items: otherwise items pass without a turn through the hook. */
+  get transformsItems(): boolean {
+    return this.itemTaps.length > 0;
+  }
+
+  /** The item after every item tap, or `DROP`. */
+  async item(item: unknown, info: StreamInfo): Promise<unknown> {
+    for (const tap of this.itemTaps) {
+      let out: unknown;
+      try {
+        out = await tap.fn.item!(item, info);
+      } catch (error) {
+        throw attribute(`${this.name}.item`, tap.plugin, error);
       }
-      settled = true;
-      this.notify("end", info, stats());
-    } catch (error) {
-      settled = true;
-      this.notify("error", info, error, stats());
-      throw error;
-    } finally {
-      if (!settled) this.notify("abort", info, stats());
+      if (out === DROP) return DROP;
+      if (out !== undefined) item = out;
     }
+    return item;
   }
 
-  private notify(kind: Notification, info: StreamInfo, ...rest: unknown[]): void {
+  notify(kind: StreamNotification, info: StreamInfo, ...rest: unknown[]): void {
     for (const tap of this.taps.all) {
       const fn = tap.fn[kind] as ((...args: unknown[]) => void) | undefined;
       if (!fn) continue;

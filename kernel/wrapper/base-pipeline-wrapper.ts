@@ -39,6 +39,10 @@ export abstract class BasePipelineWrapper {
   static outputSchema?: v.GenericSchema;
   /** Keep this pipeline out of the MCP tool list. */
   static skipMcp?: boolean;
+  /** Runs of this pipeline at once; more wait in a bounded queue, then get 429 (svc:limits). */
+  static maxConcurrency?: number;
+  /** A run's time limit in seconds: its signal is aborted and the caller gets 504 (svc:limits). */
+  static timeoutSeconds?: number;
 
   /** Builds the pipeline; called once per deploy, with no arguments. */
   setup(): void | Promise<void> {}

@@ -1,7 +1,7 @@
 /**
  * @module Loads a wrapper folder and checks the wrapper contract: a `PipelineWrapper` class whose
  * `setup()` takes no parameters, at least one run method, an input schema that is a valibot object
- * schema; then creates it and calls `setup()` once. Every failure is a 400 naming the cause.
+ * schema, limits that are numbers in range; then creates it and calls `setup()` once. Every failure is a 400 naming the cause.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { createModuleLoader } from "../module-loader.js";
 import { deployErrors } from "../deploy/deploy-errors.js";
 import type { LoadedPipeline } from "../hooks/deploy-hook.js";
 import type { BasePipelineWrapper, InputSchema } from "./base-pipeline-wrapper.js";
+import { wrapperLimits } from "./run-limits.js";
 
 export const WRAPPER_FILES = ["pipeline_wrapper.ts", "pipeline_wrapper.mts", "pipeline_wrapper.js", "pipeline_wrapper.mjs"] as const;
 
@@ -17,6 +18,8 @@ type WrapperClass = (new () => BasePipelineWrapper) & {
   inputSchema?: unknown;
   outputSchema?: unknown;
   skipMcp?: unknown;
+  maxConcurrency?: unknown;
+  timeoutSeconds?: unknown;
 };
 
 export interface WrapperSource {
@@ -73,6 +76,7 @@ export async function loadWrapper(source: WrapperSource): Promise<LoadedPipeline
     throw deployErrors.badInputSchema(s && typeof s === "object" && "type" in s ? `a '${String(s.type)}' schema` : typeof inputSchema);
   }
 
+  const limits = wrapperLimits(Wrapper);
   let wrapper: BasePipelineWrapper;
   try {
     wrapper = new Wrapper();
@@ -92,6 +96,7 @@ export async function loadWrapper(source: WrapperSource): Promise<LoadedPipeline
     inputSchema,
     outputSchema: Wrapper.outputSchema,
     skipMcp: Wrapper.skipMcp === true,
+    limits,
     requiresFiles: !!inputSchema && "files" in inputSchema.entries,
   };
 }

@@ -58,6 +58,20 @@ export class RequestRunCall implements RunCall {
   }
 }
 
+/** A call made without an HTTP request (an MCP session over stdio, a host's own call). */
+export class PlainRunCall implements RunCall {
+  constructor(
+    readonly pipeline: string,
+    readonly method: string,
+    readonly transport: string,
+    readonly input: unknown,
+    readonly signal: AbortSignal,
+    readonly requestId?: string,
+    readonly span?: Span,
+    readonly headers?: IncomingHttpHeaders,
+  ) {}
+}
+
 /** The context a wrapper method gets for a call. */
 export class CallRunContext implements RunContext {
   constructor(

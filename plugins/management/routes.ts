@@ -2,8 +2,8 @@
  * @module The management endpoints: deploy (JSON, multipart, YAML), undeploy and status.
  */
 import type * as v from "valibot";
-import { HttpError, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
-import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean } from "./schemas.js";
+import { HttpError, bodyLimits, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
+import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean, formLimits } from "./schemas.js";
 
 const tags = ["management"];
 
@@ -38,6 +38,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
     overwrite: b.overwrite,
     save: b.save_file,
     skipMcp: b.skip_mcp,
+    limits: bodyLimits(b),
   }));
 
   kernel.route(
@@ -58,11 +59,12 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
       } catch (error) {
         throw new HttpError(400, `Invalid request body: ${(error as Error).message}`);
       }
+      const limits = formLimits(one);
       const files = Object.fromEntries(form.files.map((f) => [f.filename, f.data]));
-      await deployer.deploy({ kind: "files", name, description: one("description"), files, ...flags });
+      await deployer.deploy({ kind: "files", name, description: one("description"), files, limits, ...flags });
       return deployed(name);
     },
-    { scope: "admin", docs: { operationId: "pipeline_deploy_multipart", summary: "Deploy a wrapper pipeline from uploaded files (multipart: name, description, overwrite, save_files, skip_mcp, repeated files)", tags, response: ActionResponse } },
+    { scope: "admin", docs: { operationId: "pipeline_deploy_multipart", summary: "Deploy a wrapper pipeline from uploaded files (multipart: name, description, overwrite, save_files, skip_mcp, max_concurrency, timeout_seconds, repeated files)", tags, response: ActionResponse } },
   );
 
   kernel.route(

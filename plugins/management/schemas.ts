@@ -2,7 +2,18 @@
  * @module Request and response schemas of the management endpoints (validation and OpenAPI).
  */
 import * as v from "valibot";
-import { DeployFilesBody, descriptionField as description, overwriteField as overwrite, pipelineNameField as name, skipMcpField as skipMcp } from "svc";
+import {
+  DeployFilesBody,
+  descriptionField as description,
+  maxConcurrencyField as max_concurrency,
+  overwriteField as overwrite,
+  pipelineNameField as name,
+  skipMcpField as skipMcp,
+  timeoutSecondsField as timeout_seconds,
+  bodyLimits,
+  parseOr400,
+  type RunLimits,
+} from "svc";
 
 export { DeployFilesBody };
 
@@ -13,6 +24,8 @@ export const DeployYamlBody = v.object({
   overwrite,
   save_file: v.optional(v.pipe(v.boolean(), v.description("Keep the YAML file in the pipelines directory.")), true),
   skip_mcp: skipMcp,
+  max_concurrency,
+  timeout_seconds,
 });
 
 export const ActionResponse = v.object({
@@ -31,6 +44,17 @@ export const ClusterStatus = v.object({
 
 export const StatusAllResponse = v.object({ status: v.string(), pipelines: v.array(v.string()), cluster: ClusterStatus });
 export const StatusOneResponse = v.object({ status: v.string(), pipeline: v.string() });
+
+const FormLimits = v.object({ max_concurrency, timeout_seconds });
+
+/** `max_concurrency` / `timeout_seconds` of a multipart form, as numbers and checked like the JSON fields. */
+export function formLimits(one: (field: string) => string | undefined): RunLimits | undefined {
+  const number = (field: string) => {
+    const raw = one(field)?.trim();
+    return raw === undefined || raw === "" ? undefined : Number(raw);
+  };
+  return bodyLimits(parseOr400(FormLimits, { max_concurrency: number("max_concurrency"), timeout_seconds: number("timeout_seconds") }));
+}
 
 /** Multipart form booleans: `true/false/1/0/yes/no/on/off`, or absent. */
 export function formBoolean(values: string[] | undefined, field: string, fallback: boolean): boolean {

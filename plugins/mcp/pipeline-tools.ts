@@ -6,34 +6,10 @@
  * pipelines, pipelines without `runApi`, pipelines that take file uploads (MCP carries no files),
  * and names a core tool already uses.
  */
-import type { IncomingHttpHeaders } from "node:http";
-import { CallRunContext, messageOf, type BasePipelineWrapper, type DeployedPipeline, type PipelineRegistry, type PluginApi, type RunCall, type Span } from "svc";
+import { HttpError, messageOf, type DeployedPipeline, type PipelineRegistry, type PluginApi } from "svc";
 import type { ToolContext, ToolServer } from "./tool-server.js";
 import { ToolError } from "./tool-result.js";
 import { pipelineToolResult } from "./run-result.js";
-
-/** One tool call of a pipeline, as the `run` hook sees it. */
-class McpRunCall implements RunCall {
-  readonly method = "runApi";
-  readonly transport = "mcp";
-  constructor(
-    readonly pipeline: string,
-    readonly input: unknown,
-    private readonly ctx: ToolContext,
-  ) {}
-  get signal(): AbortSignal {
-    return this.ctx.signal;
-  }
-  get requestId(): string {
-    return String(this.ctx.requestId);
-  }
-  get span(): Span | undefined {
-    return this.ctx.span;
-  }
-  get headers(): IncomingHttpHeaders | undefined {
-    return this.ctx.headers;
-  }
-}
 
 export class PipelineTools {
   constructor(
@@ -71,16 +47,23 @@ export class PipelineTools {
   }
 
   private async call(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
-    // The entry current at call time: a redeploy swaps it, calls already running keep theirs.
-    const pipeline = this.registry.get(name);
-    if (!pipeline) throw new ToolError(`Pipeline '${name}' not found`);
-    const wrapper = pipeline.wrapper as BasePipelineWrapper;
-    const call = new McpRunCall(name, args, ctx);
+    const { signal, span, headers } = ctx;
+    let pipeline;
     try {
-      const result = await this.api.run(call, (c) => wrapper.runApi!(c.input as never, new CallRunContext(c, this.api.log)));
-      return await pipelineToolResult(this.api, name, call.requestId, ctx.signal, result);
+      // The entry current at call time: a redeploy swaps it, calls already running keep theirs.
+      pipeline = this.api.pipelineFor(name, "runApi");
     } catch (error) {
-      throw Object.assign(new Error(`Pipeline '${name}' failed: ${messageOf(error)}`, { cause: error }), { stack: (error as Error)?.stack });
+      throw new ToolError(messageOf(error));
+    }
+    let invocation;
+    try {
+      invocation = await this.api.invoke({ pipeline, method: "runApi", transport: "mcp", input: args, signal, span, headers, requestId: String(ctx.requestId) });
+      return await pipelineToolResult(invocation, this.api.log);
+    } catch (error) {
+      const cause = error instanceof HttpError && error.cause !== undefined ? error.cause : error;
+      throw Object.assign(new Error(`Pipeline '${name}' failed: ${messageOf(cause)}`, { cause }), { stack: (cause as Error)?.stack });
+    } finally {
+      invocation?.close();
     }
   }
 }

@@ -2,12 +2,11 @@
  * @module svc:metrics: `GET /metrics` in Prometheus' text format (prom-client), guarded like
  * `/traces` (operator access: the local credential, `SERVICE_TRACING_TOKEN`, or an API key with
  * the `traces` scope). HTTP requests are counted and timed by route pattern (the kernel's
- * `answered` hook); runs through the
- * `run` hook (a plain answer's outcome there, a streamed one's when its stream ends, through the
- * `stream` hook, which also times the first item); deploys through the `deploy` hook; plus Node's
- * process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
+ * `answered` hook); runs through the `run` hook, which settles a streamed run when its stream
+ * ends (with the time to its first item); streams in flight through the `stream` hook; deploys
+ * through the `deploy` hook; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, isStreamable, REGISTRY, SseStream, type KernelPlugin, type StreamInfo } from "svc";
+import { definePlugin, REGISTRY, RUN_LIMITS, StreamedRun, type KernelPlugin } from "svc";
 import { ServiceMetrics } from "./service-metrics.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
@@ -16,7 +15,10 @@ export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
     setup(kernel) {
-      const m = new ServiceMetrics();
+      // Read at scrape time, so the limits plugin may load before or after this one.
+      const m = new ServiceMetrics(function* () {
+        if (kernel.container.isRegistered(RUN_LIMITS, true)) yield* kernel.resolve(RUN_LIMITS).pipelines();
+      });
       const registry = kernel.resolve(REGISTRY);
 
       kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => {
@@ -29,10 +31,11 @@ export default function metricsPlugin(): KernelPlugin {
         inFlight.inc();
         try {
           const result = await next();
-          // A stream's outcome is counted when it ends (stream hook below).
-          if (!(result instanceof SseStream) && !isStreamable(result)) {
-            m.runs.labels(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "succeeded").inc();
-          }
+          const streamed = result instanceof StreamedRun ? result : undefined;
+          const firstItemMs = streamed?.stats.firstItemMs;
+          if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
+          const cancelled = streamed ? streamed.aborted : call.signal.aborted;
+          m.runs.labels(call.pipeline, call.transport, cancelled ? "cancelled" : "succeeded").inc();
           return result;
         } catch (error) {
           m.runs.labels(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "failed").inc();
@@ -42,28 +45,11 @@ export default function metricsPlugin(): KernelPlugin {
         }
       });
 
-      const started = new WeakMap<StreamInfo, number>();
-      const ended = (info: StreamInfo, outcome: string) => {
-        started.delete(info);
-        m.streamsInFlight.labels(info.pipeline, info.transport).dec();
-        m.runs.labels(info.pipeline, info.transport, outcome).inc();
-      };
       kernel.hooks.stream.tap({
-        start(info) {
-          started.set(info, performance.now());
-          m.streamsInFlight.labels(info.pipeline, info.transport).inc();
-        },
-        item(_item, info) {
-          const at = started.get(info);
-          if (at !== undefined && at >= 0) {
-            m.firstItemSeconds.labels(info.pipeline, info.transport).observe((performance.now() - at) / 1000);
-            started.set(info, -1);
-          }
-          return undefined;
-        },
-        end: (info) => ended(info, "succeeded"),
-        error: (info) => ended(info, "failed"),
-        abort: (info) => ended(info, "cancelled"),
+        start: (info) => m.streamsInFlight.labels(info.pipeline, info.transport).inc(),
+        end: (info) => m.streamsInFlight.labels(info.pipeline, info.transport).dec(),
+        error: (info) => m.streamsInFlight.labels(info.pipeline, info.transport).dec(),
+        abort: (info) => m.streamsInFlight.labels(info.pipeline, info.transport).dec(),
       });
 
       kernel.hooks.deploy.deployed.tap(() => {

@@ -1,15 +1,14 @@
 /**
  * @module The `run` interceptor that writes execution records. A record is written `running` when
  * the call starts (a turn later: a run already over by then is written once, final) and again when
- * it ends: when the wrapper returns, or for a streamed result when the stream's consumption ends.
+ * it ends: when the wrapper returns, or for a streamed result when its stream ends (the run settles then).
  * Writes never hold up or fail a run: they are not awaited, at most
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
-import { SseStream, isStreamable, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
+import { StreamedRun, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
 import { isoTime, newExecutionId } from "./execution-id.js";
 import { traceIdOf } from "./trace-id.js";
-import { trackStream, type StreamOutcome } from "./tracked-stream.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -35,11 +34,11 @@ export class ExecutionRecorder {
       run.finish(call.signal.aborted ? "cancelled" : "failed", error);
       throw error;
     }
-    if (result instanceof SseStream) return new SseStream(trackStream(result.source, (o) => run.streamEnded(o, call.signal)));
-    if (isStreamable(result)) return trackStream(result, (o) => run.streamEnded(o, call.signal));
+    // A stream the client left cancelled the run; one whose consumer had all it needed did not.
+    if (result instanceof StreamedRun) run.finish(result.aborted ? "cancelled" : "succeeded");
     // An answer that no one received is not a success to the reader of the index: the caller
     // left (or shutdown gave up on it) before the run returned.
-    if (call.signal.aborted) run.finish("cancelled", LEFT_BEFORE_ANSWER);
+    else if (call.signal.aborted) run.finish("cancelled", LEFT_BEFORE_ANSWER);
     else run.finish("succeeded");
     return result;
   };
@@ -145,11 +144,5 @@ class RunRecord {
       error: message,
     };
     this.stored(this.final);
-  }
-
-  /** A consumer that stops early after the client left cancelled the run; one that had all it needed did not. */
-  streamEnded(outcome: StreamOutcome, signal: AbortSignal): void {
-    if (outcome.kind === "error") this.finish(signal.aborted ? "cancelled" : "failed", outcome.error);
-    else this.finish(outcome.kind === "return" && signal.aborted ? "cancelled" : "succeeded");
   }
 }

@@ -10,10 +10,8 @@
  * logged and sent as one `data: {"error": {...}}` event (which the OpenAI SDKs raise as an
  * APIError carrying the message), and the stream ends without `data: [DONE]`.
  */
-import { HttpError, KernelError, SHUTDOWN_MESSAGE, chunkSource, errorBody, type PluginApi, type RequestContext, type SseWriter } from "svc";
-import { ABORTED, AbortableIterator, TIMED_OUT } from "./abortable.js";
+import { ABORTED, HttpError, SHUTDOWN_MESSAGE, TIMED_OUT, errorBody, pipelineFailure, type Invocation, type RequestContext, type SseWriter } from "svc";
 import { ChunkBuilder, MessageAccumulator, isChatCompletion, isChatCompletionChunk, type ChatStreamItem } from "./chat-chunks.js";
-import { pipelineFailure } from "./invoke.js";
 
 export interface ChatAnswerOptions {
   /** Send Open WebUI events (SERVICE_OPENAI_UI_EVENTS). */
@@ -29,22 +27,11 @@ function unsupported(result: unknown): HttpError {
   return new HttpError(500, `${UNSUPPORTED}: ${kind} (return a string, a ChatCompletion or an (async) iterable of chunks)`);
 }
 
-/** An error met while answering, as the HttpError to report. */
-function failure(error: unknown): HttpError {
-  if (error instanceof KernelError) return new HttpError(500, error.message, { cause: error });
-  return pipelineFailure(error);
-}
-
-/**
- * The items to stream for a result: an iterable's items, an agent framework's result as chunks
- * (see `chunkSource`), a single value as one item.
- */
-function itemsOf(result: unknown, builder: ChunkBuilder, events: boolean): AsyncIterable<unknown> | Iterable<unknown> {
+/** The items a value result stands for: the wrapper's text, completion or chunk as one item. */
+function valueItems(result: unknown, builder: ChunkBuilder): unknown[] {
   if (typeof result === "string") return [result];
   if (isChatCompletion(result)) return [builder.fromCompletion(result)];
   if (isChatCompletionChunk(result)) return [result];
-  const chunks = chunkSource(result, { events });
-  if (chunks) return chunks;
   if (result && typeof result === "object" && typeof (result as { content?: unknown }).content === "string") return [result];
   throw unsupported(result);
 }
@@ -54,15 +41,16 @@ async function* chunksOf(source: AsyncIterable<unknown> | Iterable<unknown>, bui
   if (closing && !builder.finished) yield builder.final();
 }
 
-function chunkStream(kernel: PluginApi, c: RequestContext, pipeline: string, source: AsyncIterable<unknown> | Iterable<unknown>, builder: ChunkBuilder, events: boolean, closing: boolean) {
-  const info = { pipeline, transport: "openai", kind: "chat.chunk", requestId: c.id };
-  return new AbortableIterator(kernel.stream<ChatStreamItem>(info, chunksOf(source, builder, events, closing)), c.signal);
+/** The invocation's chunks (a stream's, or a value's as one), read through the kernel's `stream` hook. */
+function chunkStream(invocation: Invocation, builder: ChunkBuilder, events: boolean, closing: boolean) {
+  const source = invocation.source?.items ?? valueItems(invocation.result, builder);
+  return invocation.stream<ChatStreamItem>("chat.chunk", chunksOf(source, builder, events, closing));
 }
 
 /** Streams the result as `chat.completion.chunk` events, then `data: [DONE]`. */
-export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline: string, model: string, result: unknown, options: ChatAnswerOptions): Promise<void> {
+export async function streamChat(c: RequestContext, invocation: Invocation, model: string, options: ChatAnswerOptions): Promise<void> {
   const builder = new ChunkBuilder(model);
-  const items = chunkStream(kernel, c, pipeline, itemsOf(result, builder, options.events), builder, options.events, true);
+  const items = chunkStream(invocation, builder, options.events, true);
   let writer: SseWriter | undefined;
   try {
     while (true) {
@@ -86,9 +74,9 @@ export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline:
     await writer.send({ data: "[DONE]" });
   } catch (error) {
     if (c.signal.aborted && !c.shutdown) return;
-    const http = failure(error);
+    const http = pipelineFailure(error);
     if (!writer) throw http;
-    c.log.error(`Chat stream of '${pipeline}' failed after the first byte: ${http.message}`, http.cause ?? error);
+    c.log.error(`Chat stream of '${invocation.pipeline.name}' failed after the first byte: ${http.message}`, http.cause ?? error);
     let message = http.message;
     const origin = http.cause ?? error;
     if (options.showTracebacks && origin instanceof Error && origin.stack) message += `\n${origin.stack}`;
@@ -105,10 +93,10 @@ export async function streamChat(kernel: PluginApi, c: RequestContext, pipeline:
  * §2.7 body. Usage is the sum of the usage the chunks carried, zeros when none did. Undefined when
  * the client went away.
  */
-export async function completeChat(kernel: PluginApi, c: RequestContext, pipeline: string, model: string, result: unknown): Promise<unknown> {
-  if (isChatCompletion(result)) return result;
+export async function completeChat(invocation: Invocation, model: string): Promise<unknown> {
+  if (isChatCompletion(invocation.result)) return invocation.result;
   const builder = new ChunkBuilder(model);
-  const items = chunkStream(kernel, c, pipeline, itemsOf(result, builder, false), builder, false, false);
+  const items = chunkStream(invocation, builder, false, false);
   const message = new MessageAccumulator();
   try {
     while (true) {
@@ -118,7 +106,7 @@ export async function completeChat(kernel: PluginApi, c: RequestContext, pipelin
       if ("choices" in next.value) message.add(next.value);
     }
   } catch (error) {
-    throw failure(error);
+    throw pipelineFailure(error);
   } finally {
     items.close();
   }

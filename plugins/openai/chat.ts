@@ -5,18 +5,16 @@
  * or `messages` is a 400; an unknown model 404; a pipeline without the method 501; a wrapper
  * failure 500 `Pipeline execution failed: …`. Files the messages refer to reach it as `ctx.files`.
  */
-import { REGISTRY, isStreamable, type PluginApi, type RequestContext } from "svc";
+import type { PluginApi, RequestContext } from "svc";
 import { completeChat, streamChat, type ChatAnswerOptions } from "./chat-stream.js";
 import { chatFileRefs, resolveFiles } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
-import { invoke, pipelineFor } from "./invoke.js";
 import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
 
 export const CHAT_PATHS = ["/v1/chat/completions", "/chat/completions"] as const;
 
 export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
-  const registry = kernel.resolve(REGISTRY);
   const options: ChatAnswerOptions = {
     events: kernel.settings.openaiUiEvents,
     heartbeatMs: kernel.settings.sseHeartbeatMs,
@@ -25,17 +23,17 @@ export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore
 
   const handler = async (c: RequestContext): Promise<unknown> => {
     const body = await c.json(ChatCompletionRequest);
-    const pipeline = pipelineFor(registry, body.model, "runChatCompletion");
+    const pipeline = kernel.pipelineFor(body.model, "runChatCompletion");
     const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes);
+    const chunks = { events: body.stream ? options.events : false };
+    const args = [body.model, body.messages, body];
+    let invocation;
     try {
-      const result = await invoke(kernel, c, pipeline, "runChatCompletion", body, [body.model, body.messages, body], files);
-      if (c.signal.aborted) {
-        // The client left while the wrapper worked: close what it returned, answer nothing.
-        if (isStreamable(result)) closeQuietly(result);
-        return undefined;
-      }
-      if (body.stream) return await streamChat(kernel, c, pipeline.name, body.model, result, options);
-      return await completeChat(kernel, c, pipeline.name, body.model, result);
+      invocation = await kernel.invoke({ pipeline, method: "runChatCompletion", transport: "openai", input: body, args, files, chunks, request: c });
+      // The client left while the wrapper worked: answer nothing (closing below stops what it returned).
+      if (c.signal.aborted) return undefined;
+      if (body.stream) return await streamChat(c, invocation, body.model, options);
+      return await completeChat(invocation, body.model);
     } catch (error) {
       // The client went away: there is no one to answer, and the abort is not a server error.
       if (c.signal.aborted) {
@@ -43,6 +41,8 @@ export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore
         return undefined;
       }
       throw error;
+    } finally {
+      invocation?.close();
     }
   };
 
@@ -59,14 +59,5 @@ export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore
         response: ChatCompletionResponse,
       },
     });
-  }
-}
-
-function closeQuietly(source: AsyncIterable<unknown> | Iterable<unknown>): void {
-  try {
-    const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-    void Promise.resolve(iterator.return?.()).catch(() => undefined);
-  } catch {
-    // nothing to close
   }
 }

@@ -7,11 +7,10 @@
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
-import { HttpError, REGISTRY, SHUTDOWN_MESSAGE, chunkSource, isStreamable, untilAborted, type PluginApi, type RequestContext, type StreamInfo } from "svc";
+import { HttpError, SHUTDOWN_MESSAGE, pipelineFailure, type Invocation, type PluginApi, type RequestContext } from "svc";
 import { resolveFiles, responseFileRefs } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
-import { invoke, pipelineFailure, pipelineFor } from "./invoke.js";
 import { isResponseObject, newResponseBase } from "./response-object.js";
 import { normalizeResponseInput } from "./response-input.js";
 import { ResponseState, type ResponseEvent } from "./responses-stream.js";
@@ -52,24 +51,25 @@ const ResponseObject = v.looseObject({
 });
 
 export function registerResponseRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
-  const registry = kernel.resolve(REGISTRY);
   // SERVICE_OPENAI_UI_EVENTS=false drops UI events for plain OpenAI clients (read loosely: the
   // setting belongs to the chat side of this plugin).
   const uiEvents = (kernel.settings as unknown as Record<string, unknown>).openaiUiEvents !== false;
   const handler = async (c: RequestContext): Promise<void> => {
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
-    const pipeline = pipelineFor(registry, body.model, "runResponse");
+    const pipeline = kernel.pipelineFor(body.model, "runResponse");
     const input = normalizeResponseInput(body.input);
     const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes);
-    const result = await invoke(kernel, c, pipeline, "runResponse", body, [body.model, input, body], files);
-    const info: StreamInfo = { pipeline: pipeline.name, transport: "openai", kind: "response.event", requestId: c.id };
-    if (c.signal.aborted) {
-      // The client left while the wrapper worked: close what it returned and answer nothing.
-      if (isStreamable(result)) void closeIterable(result);
-      return;
+    const args = [body.model, input, body];
+    const chunks = body.stream ? { events: uiEvents } : undefined;
+    const invocation = await kernel.invoke({ pipeline, method: "runResponse", transport: "openai", input: body, args, files, chunks, request: c });
+    try {
+      // The client left while the wrapper worked: answer nothing (closing below stops what it returned).
+      if (c.signal.aborted) return;
+      if (body.stream) await streamResponse(c, invocation, new ResponseState(newResponseBase(body.model), { uiEvents }));
+      else await answerResponse(c, invocation, body.model);
+    } finally {
+      invocation.close();
     }
-    if (body.stream) await streamResponse(kernel, c, info, new ResponseState(newResponseBase(body.model), { uiEvents }), result, uiEvents);
-    else await answerResponse(kernel, c, info, body.model, result);
   };
   const tags = ["openai"];
   const description = "Runs the pipeline's runResponse. With stream: true the answer is named server-sent events (response.created … response.completed).";
@@ -84,14 +84,16 @@ export function registerResponseRoutes(kernel: PluginApi, fileStore: () => FileS
   }
 }
 
+const KIND = "response.event";
+
 /** Non-streaming: a Response object as is, else the text (a drained stream's too) as one. */
-async function answerResponse(kernel: PluginApi, c: RequestContext, info: StreamInfo, model: string, result: unknown): Promise<void> {
+async function answerResponse(c: RequestContext, invocation: Invocation, model: string): Promise<void> {
+  const result = invocation.result;
   if (isResponseObject(result)) return c.send(200, result);
   const state = new ResponseState(newResponseBase(model));
-  const source = chunkSource(result);
-  if (source) {
+  if (invocation.source) {
     try {
-      for await (const item of untilAborted(kernel.stream(info, source), c.signal)) {
+      for await (const item of invocation.stream(KIND)) {
         state.push(item);
         if (state.final) return c.send(200, state.final);
       }
@@ -108,15 +110,15 @@ async function answerResponse(kernel: PluginApi, c: RequestContext, info: Stream
 }
 
 /** Streaming: created, in_progress, the items' events, then completed (or failed). */
-async function streamResponse(kernel: PluginApi, c: RequestContext, info: StreamInfo, state: ResponseState, result: unknown, uiEvents: boolean): Promise<void> {
-  const source = chunkSource(result, { events: uiEvents }) ?? [result];
+async function streamResponse(c: RequestContext, invocation: Invocation, state: ResponseState): Promise<void> {
+  const items = invocation.stream(KIND, invocation.source?.items ?? [invocation.result]);
   const writer = c.sse();
   const send = async (events: ResponseEvent[]) => {
     for (const e of events) await writer.send({ event: e.event, data: e.data });
   };
   try {
     await send(state.start());
-    for await (const item of untilAborted(kernel.stream(info, source), c.signal)) {
+    for await (const item of items) {
       await send(state.push(item));
       if (state.done) break;
     }
@@ -125,18 +127,9 @@ async function streamResponse(kernel: PluginApi, c: RequestContext, info: Stream
   } catch (error) {
     // After the client left nobody reads the failure; otherwise it ends the stream as an event.
     if (c.signal.aborted) return;
-    c.log.error("Pipeline execution failed mid-stream (answered with response.failed)", error, { pipeline: info.pipeline });
+    c.log.error("Pipeline execution failed mid-stream (answered with response.failed)", error, { pipeline: invocation.pipeline.name });
     await send(state.fail(error));
   } finally {
     writer.end();
-  }
-}
-
-async function closeIterable(value: AsyncIterable<unknown> | Iterable<unknown>): Promise<void> {
-  try {
-    const iterator = Symbol.asyncIterator in value ? value[Symbol.asyncIterator]() : (value as Iterable<unknown>)[Symbol.iterator]();
-    await iterator.return?.();
-  } catch {
-    // closing is best effort
   }
 }

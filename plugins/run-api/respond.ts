@@ -1,47 +1,42 @@
 /**
  * @module Answering a run: a file, an SSE stream, a chunked text stream, or `{"result": …}`.
- * Streams go through the kernel's `stream` hook, are flushed per chunk, wait while the client is
- * not reading, and stop (closing the wrapper's iterator) when the client goes away. An agent
- * framework's result object (an AI SDK `streamText()` result, say) is drained to its text and
- * answered as `{"result": "<text>"}`; a LangChain or LangGraph stream streams its text.
+ * Streams are read through the invocation (the kernel's `stream` hook, stopping when the client
+ * goes away), flushed per chunk, and wait while the client is not reading. An agent framework's
+ * result object (an AI SDK `streamText()` result, say) is drained to its text and answered as
+ * `{"result": "<text>"}`; a LangChain or LangGraph stream streams its text.
  */
 import { once } from "node:events";
-import { FileResult, HttpError, SseStream, frameworkItems, messageOf, frameworkResult, isStreamable, streamItemText, untilAborted, type PluginApi, type RequestContext } from "svc";
+import { pipelineFailure, streamItemText, type Invocation, type RequestContext } from "svc";
 
-export async function respond(kernel: PluginApi, c: RequestContext, pipeline: string, result: unknown): Promise<void> {
-  if (result instanceof FileResult) {
-    const headers: Record<string, string | number> = { "content-type": result.contentType, "content-length": result.data.length };
-    if (result.filename) headers["content-disposition"] = contentDisposition(result.filename);
-    c.res.writeHead(200, headers).end(result.data);
+const KIND = "run.item";
+
+export async function respond(c: RequestContext, invocation: Invocation): Promise<void> {
+  const { file, source } = invocation;
+  if (file) {
+    const headers: Record<string, string | number> = { "content-type": file.contentType, "content-length": file.data.length };
+    if (file.filename) headers["content-disposition"] = contentDisposition(file.filename);
+    c.res.writeHead(200, headers).end(file.data);
     return;
   }
+  if (!source) return c.send(200, { result: invocation.result === undefined ? null : invocation.result });
   let warned = false;
   const warn = (message: string) => {
-    if (!warned) c.log.warn(message, { pipeline });
+    if (!warned) c.log.warn(message, { pipeline: invocation.pipeline.name });
     warned = true;
   };
-  const info = { pipeline, transport: "rest", kind: "run.item", requestId: c.id };
-  const framework = frameworkResult(result);
-  if (framework) {
-    let text = "";
+  if (source.framework) {
+    let text: string;
     try {
-      for await (const item of untilAborted(kernel.stream(info, framework), c.signal)) text += streamItemText(item, warn) ?? "";
+      text = await invocation.text(KIND, warn);
     } catch (error) {
       // Nothing is sent yet: the failure is the answer, as a wrapper's own failure would be.
-      if (error instanceof HttpError) throw error;
-      throw new HttpError(500, `Pipeline execution failed: ${messageOf(error)}`, { cause: error });
+      throw pipelineFailure(error);
     }
     if (!c.signal.aborted) c.send(200, { result: text });
     return;
   }
-  const sse = result instanceof SseStream;
-  const source = sse ? result.source : isStreamable(result) ? result : undefined;
-  if (!source) {
-    c.send(200, { result: result === undefined ? null : result });
-    return;
-  }
-  const items = untilAborted(kernel.stream(info, frameworkItems(source)), c.signal);
-  if (sse) {
+  const items = invocation.stream(KIND);
+  if (source.sse) {
     const writer = c.sse();
     for await (const item of items) {
       const text = streamItemText(item, warn);

@@ -1,7 +1,7 @@
 /**
  * @module svc:tracing: installs the tracer on the kernel's `trace` hook (deploy, undeploy and
  * startup spans come from the kernel, engine spans from the engine), traces every pipeline
- * invocation through the `run` hook and streams through the `stream` hook, keeps the process-local
+ * invocation (streamed ones until their stream ends) through the `run` hook, keeps the process-local
  * trace buffer behind `GET /traces` (operator access, scope `traces`), and exports to
  * OpenTelemetry when configured.
  *
@@ -11,7 +11,6 @@
 import { definePlugin, type KernelPlugin } from "svc";
 import { setupOpenTelemetry, type OpenTelemetryExport } from "./otel/bootstrap.js";
 import { runInterceptor } from "./run-spans.js";
-import { StreamSpans } from "./stream-spans.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { registerTracesRoute } from "./traces-route.js";
 import { SvcTracer } from "./tracer.js";
@@ -42,10 +41,8 @@ export default function tracingPlugin(): KernelPlugin {
         showTracebacks: s.showTracebacks,
       });
       kernel.hooks.trace.tap(tracer);
-      const streams = new StreamSpans();
       // Outermost, so the interceptors inside (monitoring) see the run span on the call.
-      kernel.hooks.run.tap(runInterceptor(tracer, streams, s.tracingIncludePayloadValues), { order: "pre" });
-      kernel.hooks.stream.tap(streams.tap);
+      kernel.hooks.run.tap(runInterceptor(tracer, s.tracingIncludePayloadValues), { order: "pre" });
       if (buffer) registerTracesRoute(kernel, buffer);
     },
     async close() {

@@ -4,12 +4,12 @@
  * the call carries one. The span travels on with the call (`call.span`, so `ctx.span` and later
  * interceptors see it); the run context binds it to the call's AbortSignal when a wrapper reads
  * `ctx.signal`, so pipelines run with `{ signal: ctx.signal }` nest below it. (The signal is never
- * read here: creating one costs more than the whole span.) A streamed result keeps the span open
- * until the stream ends (see stream-spans.ts).
+ * read here: creating one costs more than the whole span.) A streamed run settles when its stream
+ * ends, so the span ends then, with the consumer's view of the stream (`svc.stream.items`,
+ * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
-import { SseStream, isStreamable, type Interceptor, type RunCall, type Tags } from "svc";
+import { StreamedRun, type Interceptor, type RunCall, type Tags } from "svc";
 import { payloadTag } from "./payload.js";
-import type { StreamSpans } from "./stream-spans.js";
 import type { SvcTracer } from "./tracer.js";
 
 const SPAN_NAMES = new Map<string, string>([["rest", "svc.pipeline.run"]]);
@@ -37,13 +37,24 @@ function runTags(call: RunCall, includePayloadValues: boolean): Tags {
   };
 }
 
-function streamType(call: RunCall, result: unknown): string {
-  if (result instanceof SseStream) return "sse";
+function streamType(call: RunCall, sse: boolean): string {
+  if (sse) return "sse";
   if (call.transport === "openai") return (call.input as { stream?: unknown } | null)?.stream === true ? "sse" : "collected";
   return call.transport === "rest" ? "plain" : "stream";
 }
 
-export function runInterceptor(tracer: SvcTracer, streams: StreamSpans, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
+function streamTags(call: RunCall, run: StreamedRun): Tags {
+  const { items, firstItemMs } = run.stats;
+  return {
+    "svc.response.streaming": true,
+    "svc.response.stream_type": streamType(call, run.source.sse),
+    "svc.stream.items": items,
+    "svc.stream.first_item_ms": firstItemMs === undefined ? undefined : Math.round(firstItemMs * 1000) / 1000,
+    "svc.stream.aborted": run.aborted || undefined,
+  };
+}
+
+export function runInterceptor(tracer: SvcTracer, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
   // A promise chain, not an async function: this runs on every request.
   return (call, next) => {
     const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span);
@@ -56,10 +67,7 @@ export function runInterceptor(tracer: SvcTracer, streams: StreamSpans, includeP
     }
     return pending.then(
       (result) => {
-        if (result instanceof SseStream || isStreamable(result)) {
-          span.setTags({ "svc.response.streaming": true, "svc.response.stream_type": streamType(call, result) });
-          return streams.track(span, call, result);
-        }
+        if (result instanceof StreamedRun) span.setTags(streamTags(call, result));
         span.end();
         return result;
       },

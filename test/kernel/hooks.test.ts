@@ -4,6 +4,7 @@ import {
   createContainer,
   DROP,
   HttpError,
+  InvocationStream,
   KernelError,
   KernelHooks,
   NOOP_TRACER,
@@ -221,14 +222,17 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   for await (const x of it) out.push(x);
   return out;
 }
-const info = { pipeline: "p", transport: "openai", kind: "chat.chunk" };
+const streamCall = call({ pipeline: "p", method: "runChatCompletion", transport: "openai" });
+const info = { call: streamCall, pipeline: "p", transport: "openai", kind: "chat.chunk" };
+/** A stream read through the hook, as an invocation reads it. */
+const pipe = <T>(hooks: KernelHooks, source: AsyncIterable<T> | Iterable<T>) => new InvocationStream<T>(source, info, hooks.stream, streamCall.signal);
 
 test("stream taps rewrite and drop items in order", async () => {
   const { hooks } = makeHooks();
   hooks.stream.tap("upper", { item: (x) => String(x).toUpperCase() });
   hooks.stream.tap("filter", { item: (x) => (x === "SECRET" ? DROP : undefined) });
   hooks.stream.tap("suffix", { item: async (x) => `${x}!` });
-  const items = await collect(hooks.stream.pipe(info, ["a", "secret", "b"]));
+  const items = await collect(pipe(hooks, ["a", "secret", "b"]));
   assert.equal(items, ["A!", "B!"]);
 });
 
@@ -242,7 +246,7 @@ test("stream notifications: start, end with counts; error; abort when the consum
     error: (_i, e) => void events.push(`error:${(e as Error).message}`),
     abort: (_i, s) => void events.push(`abort:${s.items}`),
   });
-  assert.equal(await collect(hooks.stream.pipe(info, [1, 2, 3])), [1, 3]);
+  assert.equal(await collect(pipe(hooks, [1, 2, 3])), [1, 3]);
   assert.equal(events, ["start", "end:2"]);
 
   events.length = 0;
@@ -251,7 +255,7 @@ test("stream notifications: start, end with counts; error; abort when the consum
     throw new Error("upstream");
   }
   try {
-    await collect(hooks.stream.pipe(info, failing()));
+    await collect(pipe(hooks, failing()));
     assert.unreachable();
   } catch (error) {
     assert.is((error as Error).message, "upstream");
@@ -267,7 +271,7 @@ test("stream notifications: start, end with counts; error; abort when the consum
       finalized = true;
     }
   }
-  for await (const x of hooks.stream.pipe(info, endless())) if (x === 11) break;
+  for await (const x of pipe(hooks, endless())) if (x === 11) break;
   assert.equal(events, ["start", "abort:2"]);
   assert.ok(finalized, "stopping the stream stops the source");
 });
@@ -279,7 +283,7 @@ test("a throwing item tap fails the stream, attributed; a throwing observer is o
       throw new Error("observer broke");
     },
   });
-  assert.equal(await collect(hooks.stream.pipe(info, [1])), [1]);
+  assert.equal(await collect(pipe(hooks, [1])), [1]);
   assert.equal(reported, ["stream.start:bad-observer:observer broke"]);
 
   hooks.stream.tap("bad-item", {
@@ -288,7 +292,7 @@ test("a throwing item tap fails the stream, attributed; a throwing observer is o
     },
   });
   try {
-    await collect(hooks.stream.pipe(info, [1]));
+    await collect(pipe(hooks, [1]));
     assert.unreachable();
   } catch (error) {
     assert.match((error as Error).message, "Hook 'stream.item' tapped by plugin 'bad-item' failed: cannot");

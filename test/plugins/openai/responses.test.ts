@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { definePlugin, settingFields, type KernelOptions, type KernelPlugin } from "svc";
+import { definePlugin, settingFields, type KernelOptions, type KernelPlugin, type StreamInfo } from "svc";
 import { registerResponseRoutes } from "../../../plugins/openai/responses.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
 import { openRequest, until } from "../../helpers/http.js";
@@ -357,9 +357,11 @@ test("extra request keys reach the wrapper's body; the call and its items go thr
       const events = await rawStream(k, { model: "shout", input: "q" });
       assert.is(events.at(-1)!.data.response.output[0].content[0].text, "QUIET");
       assert.is(seen.streams.length, 1);
-      const { requestId, ...info } = seen.streams[0] as { requestId?: string };
+      const { requestId, call, ...info } = seen.streams[0] as StreamInfo;
       assert.equal(info, { pipeline: "shout", transport: "openai", kind: "response.event" });
       assert.type(requestId, "string");
+      assert.is(call.method, "runResponse", "the stream's taps get the run's call");
+      assert.is(call.requestId, requestId);
     },
     [observer],
   );

@@ -1,0 +1,172 @@
+/**
+ * @module InvocationStream: the one iterator a streamed invocation's items pass through on their
+ * way to the transport's encoder. It applies the `stream` hook, counts what reached the consumer,
+ * stops as soon as the run's signal fires (even while waiting for an item), closes the source
+ * whichever way it ends, and settles the run once: when the source ends, fails, or the consumer
+ * stops. `next(ms)` also gives up after a time (for heartbeats), leaving the item pending for the
+ * following call. One abort listener serves the whole stream. A signal aborted with an HttpError
+ * as its reason (a run limit's time-out) fails the stream with that error instead: the transport
+ * then sends its error event.
+ */
+import { HttpError } from "../errors.js";
+import { DROP, type StreamHook, type StreamInfo, type StreamStats } from "../hooks/stream-hook.js";
+
+export const ABORTED: unique symbol = Symbol("svc.invoke.aborted");
+export const TIMED_OUT: unique symbol = Symbol("svc.invoke.timedOut");
+
+export type Pulled<T> = IteratorResult<T> | typeof ABORTED | typeof TIMED_OUT;
+
+/** How a stream ended, as its run settles. */
+export type StreamEnd = { kind: "end" | "stopped"; stats: StreamStats } | { kind: "error"; error: unknown; stats: StreamStats };
+
+export class InvocationStream<T = unknown> implements AsyncIterable<T> {
+  private readonly iterator: AsyncIterator<unknown>;
+  /** An item requested and not yet handed out (after a time-out). */
+  private inflight?: Promise<IteratorResult<T>>;
+  private wake?: (value: Pulled<T>) => void;
+  private fail?: (error: unknown) => void;
+  private readonly startedAt = performance.now();
+  private items = 0;
+  private firstItemMs?: number;
+  private finished = false;
+  private closed = false;
+
+  constructor(
+    source: AsyncIterable<unknown> | Iterable<unknown>,
+    private readonly info: StreamInfo,
+    private readonly hook: StreamHook,
+    private readonly signal: AbortSignal,
+    private readonly settle: (end: StreamEnd) => void = () => undefined,
+  ) {
+    this.iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : toAsync((source as Iterable<unknown>)[Symbol.iterator]());
+    hook.notify("start", info);
+    if (signal.aborted) this.onAbort();
+    else signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  /** The next item, `done` at the end, `ABORTED` once the signal fired, or `TIMED_OUT` after `timeoutMs`. */
+  next(timeoutMs?: number): Promise<Pulled<T>> {
+    if (this.signal.aborted) return abortReason(this.signal) ? Promise.reject(this.signal.reason) : Promise.resolve(ABORTED);
+    if (this.closed) return Promise.resolve({ done: true, value: undefined });
+    const pending = (this.inflight ??= this.pull());
+    return new Promise<Pulled<T>>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const settle = () => {
+        if (timer) clearTimeout(timer);
+        this.wake = this.fail = undefined;
+      };
+      const wake = (value: Pulled<T>) => {
+        settle();
+        resolve(value);
+      };
+      this.wake = wake;
+      this.fail = (error) => {
+        settle();
+        reject(error);
+      };
+      if (timeoutMs !== undefined) timer = setTimeout(() => wake(TIMED_OUT), timeoutMs);
+      // Only the call still waiting takes the item; after a time-out it stays for the next call.
+      pending.then(
+        (result) => {
+          if (this.wake !== wake) return;
+          this.inflight = undefined;
+          wake(result);
+        },
+        (error) => {
+          if (this.wake !== wake) return;
+          this.inflight = undefined;
+          this.fail!(error);
+        },
+      );
+    });
+  }
+
+  /** `for await`: ends at the source's end or at an abort; breaking out closes the stream. */
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: async () => {
+        const step = await this.next();
+        return step === ABORTED || step === TIMED_OUT ? { done: true, value: undefined } : step;
+      },
+      return: async () => {
+        this.close();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** Stops: closes the source and settles the run if it had not ended. Safe to call more than once. */
+  close(): void {
+    if (this.closed) return;
+    this.finish({ kind: "stopped", stats: this.stats() });
+    this.closed = true;
+    this.signal.removeEventListener("abort", this.onAbort);
+    try {
+      // Not awaited: a generator busy in an await closes when it next yields.
+      void Promise.resolve(this.iterator.return?.()).catch(() => undefined);
+    } catch {
+      // a throwing return(): nothing more to stop
+    }
+  }
+
+  private async pull(): Promise<IteratorResult<T>> {
+    try {
+      while (true) {
+        const step = await this.iterator.next();
+        if (step.done) {
+          this.finish({ kind: "end", stats: this.stats() });
+          return { done: true, value: undefined };
+        }
+        const item = this.hook.transformsItems ? await this.hook.item(step.value, this.info) : step.value;
+        if (item === DROP) continue;
+        this.items++;
+        this.firstItemMs ??= performance.now() - this.startedAt;
+        return { done: false, value: item as T };
+      }
+    } catch (error) {
+      this.finish({ kind: "error", error, stats: this.stats() });
+      throw error;
+    }
+  }
+
+  private stats(): StreamStats {
+    return { items: this.items, durationMs: performance.now() - this.startedAt, firstItemMs: this.firstItemMs };
+  }
+
+  /** Notifies the hook, then settles the run: exactly once. */
+  private finish(end: StreamEnd): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (end.kind === "error") this.hook.notify("error", this.info, end.error, end.stats);
+    else this.hook.notify(end.kind === "end" ? "end" : "abort", this.info, end.stats);
+    this.settle(end);
+  }
+
+  private readonly onAbort = () => {
+    const failure = abortReason(this.signal);
+    if (failure) {
+      this.finish({ kind: "error", error: failure, stats: this.stats() });
+      this.fail?.(failure);
+    } else {
+      this.wake?.(ABORTED);
+    }
+    this.close();
+  };
+}
+
+/** The error a signal was aborted with, when it is an answer to send (not a client leaving). */
+function abortReason(signal: AbortSignal): HttpError | undefined {
+  return signal.reason instanceof HttpError ? signal.reason : undefined;
+}
+
+async function* toAsync<T>(iterator: Iterator<T>): AsyncGenerator<T> {
+  try {
+    for (let r = iterator.next(); !r.done; r = iterator.next()) yield r.value;
+  } finally {
+    iterator.return?.();
+  }
+}

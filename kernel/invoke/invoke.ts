@@ -1,0 +1,148 @@
+/**
+ * @module kernel.invoke: a pipeline invocation from lookup to the last streamed item, the same for
+ * every transport. It finds the pipeline (404) and checks it has the method (501/404), builds the
+ * run call and the wrapper's run context, runs the wrapper inside the `run` hook, maps a failure to
+ * the answer (`Pipeline execution failed: …`), and classifies the result: a value, a file, or a
+ * stream (SSE, plain, or an agent framework's result). A streamed run settles once, when its stream
+ * ends, fails or is stopped: a run interceptor's `next()` then resolves to a `StreamedRun` (or
+ * rejects with the stream's error), so it sees the whole run without wrapping the stream.
+ * Transports only parse the request, invoke, and encode what comes back.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { HttpError, messageOf } from "../errors.js";
+import type { KernelHooks, RunCall } from "../hooks/index.js";
+import type { StreamStats } from "../hooks/stream-hook.js";
+import type { Span } from "../hooks/tracer.js";
+import type { RequestContext } from "../http/context.js";
+import type { Logger } from "../logger.js";
+import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
+import { frameworkItems, frameworkResult, type ChunkWriterOptions } from "../wrapper/frameworks/framework-results.js";
+import { SseStream, isStreamable } from "../wrapper/results.js";
+import { CallRunContext, PlainRunCall, RequestRunCall } from "../wrapper/run-context.js";
+import type { UploadedFile } from "../wrapper/uploaded-file.js";
+import { Invocation, type StreamedSource } from "./invocation.js";
+import type { StreamEnd } from "./invocation-stream.js";
+
+export type PipelineMethod = "runApi" | "runChatCompletion" | "runResponse";
+
+export interface InvokeRequest {
+  /** The pipeline's name, or the entry a transport already looked up (to read its input schema). */
+  readonly pipeline: string | DeployedPipeline;
+  readonly method: PipelineMethod;
+  /** `rest`, `openai`, `mcp`, … */
+  readonly transport: string;
+  /** What the `run` hook sees as the call's input (an interceptor may change it). */
+  readonly input: unknown;
+  /** The method's arguments before the run context; `[input]` (as the interceptors left it) when absent. */
+  readonly args?: readonly unknown[];
+  /** Files the run context offers the wrapper. */
+  readonly files?: readonly UploadedFile[];
+  /** How an agent framework's result becomes chunks (UI events or not). */
+  readonly chunks?: ChunkWriterOptions;
+  /** The HTTP request the run is for: its signal, id, headers and logger. */
+  readonly request?: RequestContext;
+  /** Without an HTTP request: the run's signal (required then), id, caller headers and parent span. */
+  readonly signal?: AbortSignal;
+  readonly requestId?: string;
+  readonly headers?: IncomingHttpHeaders;
+  readonly span?: Span;
+}
+
+/** What `next()` resolves to in a run interceptor when the result streamed: after the stream ended. */
+export class StreamedRun {
+  constructor(
+    /** The wrapper's raw result (an SSE marker, an iterable, a framework's result). */
+    readonly result: unknown,
+    readonly source: StreamedSource,
+    readonly stats: StreamStats,
+    /** The stream was stopped before its end because the run's signal fired (client gone, shutdown, time-out). */
+    readonly aborted: boolean,
+  ) {}
+}
+
+const CAPABILITY: Record<PipelineMethod, keyof DeployedPipeline["capabilities"]> = { runApi: "api", runChatCompletion: "chat", runResponse: "response" };
+
+/** The answers to a call that cannot run: one wording per case, the OpenAI routes keeping Hayhooks'. */
+export const invokeErrors = {
+  notFound: (name: string, method: PipelineMethod) =>
+    new HttpError(404, method === "runApi" ? `Pipeline '${name}' not found` : `Pipeline '${name}' not found or not a pipeline wrapper`),
+  notCapable: (name: string, method: PipelineMethod) =>
+    method === "runChatCompletion"
+      ? new HttpError(501, "Chat endpoint not implemented for this model")
+      : method === "runResponse"
+        ? new HttpError(501, "Responses endpoint not implemented for this model")
+        : new HttpError(404, `Pipeline '${name}' has no run endpoint: its wrapper implements no runApi`),
+};
+
+/** A failure as the client's answer: an HttpError passes, anything else is a 500. */
+export function pipelineFailure(error: unknown): HttpError {
+  return error instanceof HttpError ? error : new HttpError(500, `Pipeline execution failed: ${messageOf(error)}`, { cause: error });
+}
+
+export class Invoker {
+  constructor(
+    private readonly registry: PipelineRegistry,
+    private readonly hooks: KernelHooks,
+    private readonly log: Logger,
+  ) {}
+
+  /** The deployed pipeline that serves `method`, or the coded 404/501. */
+  pipeline(name: string, method: PipelineMethod): DeployedPipeline {
+    const pipeline = this.registry.get(name);
+    if (!pipeline) throw invokeErrors.notFound(name, method);
+    if (!pipeline.capabilities[CAPABILITY[method]]) throw invokeErrors.notCapable(name, method);
+    return pipeline;
+  }
+
+  async invoke(request: InvokeRequest): Promise<Invocation> {
+    const pipeline = typeof request.pipeline === "string" ? this.pipeline(request.pipeline, request.method) : request.pipeline;
+    const call = runCallOf(request, pipeline.name);
+    const method = (pipeline.wrapper as Record<string, (...args: unknown[]) => unknown>)[request.method]!;
+    const log = request.request ? () => request.request!.log : this.log;
+    let delivered!: (invocation: Invocation) => void;
+    const streamed = new Promise<Invocation>((resolve) => (delivered = resolve));
+    let streaming: StreamedSource | undefined;
+    const chain = this.hooks.run.call(call, (inner) => {
+      const args = request.args ?? [inner.input];
+      const context = new CallRunContext(inner, log, request.files);
+      return Promise.resolve(method.call(pipeline.wrapper, ...args, context)).then((result) => {
+        const source = sourceOf(result, request.chunks);
+        if (!source) return result;
+        streaming = source;
+        return new Promise<unknown>((resolve, reject) => {
+          const settle = (end: StreamEnd) => {
+            if (end.kind === "error") reject(end.error);
+            else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
+          };
+          delivered(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
+        });
+      });
+    });
+    // A value (the wrapper's, or an interceptor's answering in its place, which may itself stream).
+    const answered = chain.then(
+      (value) => (value instanceof StreamedRun ? streamed : new Invocation(pipeline, call, value, sourceOf(value, request.chunks), this.hooks.stream)),
+      (error: unknown) => {
+        if (streaming) return streamed;
+        throw pipelineFailure(error);
+      },
+    );
+    // After a stream was handed over, the run's own end is the interceptors' business.
+    chain.catch(() => undefined);
+    return Promise.race([streamed, answered]);
+  }
+}
+
+/** The items of a streamed result, or undefined for a value. */
+function sourceOf(result: unknown, chunks?: ChunkWriterOptions): StreamedSource | undefined {
+  if (result === null || typeof result !== "object") return undefined;
+  if (result instanceof SseStream) return { items: frameworkItems(result.source, chunks), sse: true, framework: false };
+  const framework = frameworkResult(result, chunks);
+  if (framework) return { items: framework, sse: false, framework: true };
+  return isStreamable(result) ? { items: frameworkItems(result, chunks), sse: false, framework: false } : undefined;
+}
+
+function runCallOf(request: InvokeRequest, name: string): RunCall {
+  if (request.request) return new RequestRunCall(request.request, name, request.method, request.transport, request.input, request.span);
+  if (!request.signal) throw new Error("kernel.invoke needs the HTTP request or a signal");
+  return new PlainRunCall(name, request.method, request.transport, request.input, request.signal, request.requestId, request.span, request.headers);
+}

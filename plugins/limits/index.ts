@@ -1,0 +1,41 @@
+/**
+ * @module svc:limits: per-pipeline run limits on every transport (REST, OpenAI, MCP), through the
+ * `run` hook. A pipeline's `max_concurrency` and `timeout_seconds` come from its deploy request,
+ * else its wrapper's static `maxConcurrency` / `timeoutSeconds`, else the service-wide defaults
+ * (SERVICE_DEFAULT_MAX_CONCURRENCY, SERVICE_DEFAULT_TIMEOUT_SECONDS; 0 means none); calls waiting
+ * for a slot are bounded by SERVICE_MAX_QUEUE. The state is offered as `RUN_LIMITS` (for metrics).
+ */
+import { REGISTRY, RUN_LIMITS, definePlugin, type KernelPlugin } from "svc";
+import { RunLimiter } from "./limits-interceptor.js";
+
+export { RunLimiter } from "./limits-interceptor.js";
+export { RunGate } from "./run-gate.js";
+
+export default function limitsPlugin(): KernelPlugin {
+  return definePlugin({
+    name: "svc:limits",
+    setup(kernel) {
+      const s = kernel.settings;
+      const limiter = new RunLimiter(kernel.resolve(REGISTRY), {
+        maxConcurrency: s.limitsDefaultMaxConcurrency,
+        timeoutSeconds: s.limitsDefaultTimeoutSeconds,
+        maxQueue: s.limitsMaxQueue,
+      });
+      // Outside the other interceptors (after tracing): a refused call never becomes a run record,
+      // and a queued call's wait is inside its trace.
+      kernel.hooks.run.tap(limiter.interceptor, { order: "pre" });
+      kernel.hooks.deploy.undeployed.tap((name) => limiter.forget(name));
+      kernel.provide(RUN_LIMITS, {
+        *pipelines() {
+          for (const [pipeline, gate] of limiter.gates) {
+            const counts = limiter.counts.get(pipeline);
+            yield { pipeline, running: gate.running, queued: gate.queued, maxConcurrency: gate.max, rejected: counts?.rejected ?? 0, timedOut: counts?.timedOut ?? 0 };
+          }
+          for (const [pipeline, counts] of limiter.counts) {
+            if (!limiter.gates.has(pipeline)) yield { pipeline, running: 0, queued: 0, maxConcurrency: 0, ...counts };
+          }
+        },
+      });
+    },
+  });
+}
