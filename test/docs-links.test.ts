@@ -7,7 +7,7 @@ import * as assert from "uvu/assert";
 import { existsSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { repoRoot } from "./helpers/cli.js";
-import { anchors, docPages, relativeLinks } from "./helpers/docs.js";
+import { anchors, docPages, readDoc, relativeLinks } from "./helpers/docs.js";
 
 /** Pages other branches write, linked already; checked like any page once they exist. */
 const PENDING = new Set(["docs/production.md"]);
@@ -26,6 +26,13 @@ test("every relative link of the README and the docs reaches a file and an ancho
     }
   }
   assert.equal(broken, []);
+});
+
+test("every file of the repository docs/architecture.md names exists", () => {
+  const page = readDoc("docs/architecture.md");
+  const paths = [...page.matchAll(/`((?:kernel|plugins|cli|test|bench|scripts)\/[\w./-]+)`/g)].map((m) => m[1]!);
+  assert.ok(paths.length > 20, "the walk names its files");
+  assert.equal(paths.filter((path) => !existsSync(join(repoRoot, path))), []);
 });
 
 test("the link check sees a broken link", () => {
