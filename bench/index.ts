@@ -3,7 +3,8 @@
  * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
  * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
  * `tools/call` against `/run` for the same pipeline; the object store and its explorer; the
- * propagation of redeploys across a cluster of three instances on Redis.
+ * propagation of redeploys across a cluster of three instances on Redis; `/run` with tracing and
+ * monitoring, and with metrics, on against off.
  */
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -11,7 +12,7 @@ import { NOOP_WRAPPER } from "./server.js";
 import { engineBench } from "./engine.js";
 import { streamingBench } from "./streaming.js";
 import { mcpBench } from "./mcp.js";
-import { observabilityBench } from "./observability.js";
+import { onOffBench } from "./observability.js";
 import { objectStoreBench } from "./object-store.js";
 import { startTarget, type Target } from "./target.js";
 import { clusterBench } from "./cluster.js";
@@ -62,7 +63,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
 const started: Target[] = [];
-async function launch(kind: "bare" | "svc" | "svc-observed"): Promise<Target> {
+async function launch(kind: "bare" | "svc" | "svc-observed" | "svc-metrics"): Promise<Target> {
   const target = await startTarget(SERVER, [kind]);
   started.push(target);
   return target;
@@ -71,7 +72,7 @@ async function launch(kind: "bare" | "svc" | "svc-observed"): Promise<Target> {
 // A target that dies (at startup or under load) fails the bench with its output; the others are
 // stopped either way, so a failed bench leaves no process behind.
 const rows: string[][] = [];
-let deployP50: number, streaming: string[], mcp: string[], observability: string[];
+let deployP50: number, streaming: string[], mcp: string[], observability: string[], metrics: string[];
 try {
   // Both targets run side by side and are loaded in alternating rounds, so drift on a shared machine
   // hits both alike; each figure is the median of its rounds.
@@ -106,12 +107,10 @@ try {
   streaming = await streamingBench({ bare: targets.bare.port, svc: targets.svc.port });
   mcp = await mcpBench(targets.svc.port, targets.svc.cpu, ROUNDS, DURATION_S);
   const observed = await launch("svc-observed");
-  observability = await observabilityBench(
-    { port: targets.svc.port, cpu: targets.svc.cpu },
-    { port: observed.port, cpu: observed.cpu },
-    ROUNDS,
-    DURATION_S,
-  );
+  observability = await onOffBench({ feature: "tracing + monitoring", bar: 0.9 }, targets.svc, observed, ROUNDS, DURATION_S);
+  observed.kill();
+  const measured = await launch("svc-metrics");
+  metrics = await onOffBench({ feature: "metrics", bar: 0.95 }, targets.svc, measured, ROUNDS, DURATION_S);
 } finally {
   for (const target of started) target.kill();
 }
@@ -134,6 +133,7 @@ console.log(
 for (const line of streaming) console.log(line);
 for (const line of mcp) console.log(line);
 for (const line of observability) console.log(line);
+for (const line of metrics) console.log(line);
 for (const line of await engineBench()) console.log(line);
 for (const line of await objectStoreBench()) console.log(line);
 for (const line of await clusterBench()) console.log(line);

@@ -1,7 +1,8 @@
 /**
  * @module A benchmark target in its own process: `bare` (plain node:http, the baseline) or `svc`
  * (the kernel with the default plugins, a no-op pipeline and a chat pipeline streaming `chunks`
- * words) or `svc-observed` (the same with tracing and monitoring on). Prints its port on stdout.
+ * words), `svc-observed` (the same with tracing and monitoring on) or `svc-metrics` (the same with
+ * metrics on). Prints its port on stdout.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -17,6 +18,7 @@ import { openaiPlugin } from "../plugins/openai/index.js";
 import mcpPlugin from "../plugins/mcp/index.js";
 import tracingPlugin from "../plugins/tracing/index.js";
 import monitoringPlugin from "../plugins/monitoring/index.js";
+import metricsPlugin from "../plugins/metrics/index.js";
 
 export const NOOP_WRAPPER = `import { BasePipelineWrapper } from "svc";
 export class PipelineWrapper extends BasePipelineWrapper {
@@ -73,8 +75,9 @@ function bare(): void {
   server.listen(0, "127.0.0.1", () => console.log((server.address() as AddressInfo).port));
 }
 
-/** `observed`: the same server with tracing and monitoring (in-memory index) on. */
-async function svc(observed = false): Promise<void> {
+/** `observed`: the same server with tracing and monitoring (in-memory index) on; `metrics`: with `/metrics`. */
+async function svc(mode: "plain" | "observed" | "metrics" = "plain"): Promise<void> {
+  const observed = mode === "observed";
   const bench = definePlugin({
     name: "bench",
     setup(k) {
@@ -84,7 +87,7 @@ async function svc(observed = false): Promise<void> {
   });
   const kernel = await createKernel({
     settings: { host: "127.0.0.1", port: 0, pipelinesDir: join(mkdtempSync(join(tmpdir(), "svc-bench-")), "pipelines") },
-    plugins: [...(observed ? [tracingPlugin()] : []), managementPlugin(), runApiPlugin(), openaiPlugin(), mcpPlugin(), bench, ...(observed ? [monitoringPlugin()] : [])],
+    plugins: [...(observed ? [tracingPlugin()] : []), managementPlugin(), runApiPlugin(), openaiPlugin(), mcpPlugin(), bench, ...(observed ? [monitoringPlugin()] : []), ...(mode === "metrics" ? [metricsPlugin()] : [])],
     logger: new Logger("ERROR"),
   });
   await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });
@@ -94,4 +97,5 @@ async function svc(observed = false): Promise<void> {
 
 if (kind === "bare") bare();
 else if (kind === "svc") await svc();
-else if (kind === "svc-observed") await svc(true);
+else if (kind === "svc-observed") await svc("observed");
+else if (kind === "svc-metrics") await svc("metrics");

@@ -5,7 +5,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { loadSettings, readConfigFile, readDotEnv } from "svc";
+import { kernelSettings, loadSettings, readConfigFile, readDotEnv } from "svc";
 import { failure, formatBytes } from "./output.js";
 
 /** A failure the command reports as one `✘` line and an exit code. */
@@ -57,7 +57,7 @@ export function serverUrl(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.
     config: config && { file: config.file, values: config.settings },
     dotenv: readDotEnv(cwd) ?? {},
     env,
-  });
+  }, kernelSettings, { unknown: false });
   return urlFor(settings.host, settings.port);
 }
 

@@ -2,7 +2,8 @@
  * @module The plugins `svc run` loads by default, and the names of built-in plugins a config file
  * can refer to (`use: svc:<name>`) to pass options. Feature issues add their plugin here.
  */
-import type { PluginModule, PluginSpec, Settings } from "svc";
+import type { PluginModule, PluginSpec } from "svc";
+import type { LauncherSettings } from "./cli-settings.js";
 
 /** Built-in plugins by name, imported only when used. */
 export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>>> = {
@@ -23,7 +24,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
-export function defaultPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
+export function defaultPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
   const names = ["svc:limits", "svc:engine", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
   // Tracing first: OpenTelemetry is set up before anything starts spans. Without the trace API it
   // is still needed for OpenTelemetry export.
@@ -39,7 +40,7 @@ export function defaultPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = 
  * pipelines), the MCP server, monitoring (tool calls are runs too), and the object store and
  * platform tools when a platform key (or per-request keys) is configured.
  */
-export function mcpPluginSpecs(settings: Settings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
+export function mcpPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
   const names = ["svc:limits", "svc:engine", "svc:mcp"];
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
   if (settings.monitoringEnabled) names.push("svc:monitoring");

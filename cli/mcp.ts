@@ -5,7 +5,9 @@
  * stdout carries the protocol: logs and anything a wrapper prints go to stderr.
  */
 import type { CAC } from "cac";
-import { createKernel, loadPlugins, Logger, type SettingKey } from "svc";
+import { createKernel, loadPlugins, Logger } from "svc";
+import { mcpSettings } from "../plugins/mcp/settings.js";
+import { knownSettings, launcherSettings } from "./cli-settings.js";
 import { UsageError } from "./client.js";
 import { builtinPlugins, mcpPluginSpecs } from "./default-plugins.js";
 import { resolveConfig } from "./run-settings.js";
@@ -22,7 +24,7 @@ interface McpFlags {
   plugin?: string[];
 }
 
-function flagSettings(flags: McpFlags): Partial<Record<SettingKey, unknown>> {
+function flagSettings(flags: McpFlags): Record<string, unknown> {
   return {
     mcpHost: flags.host,
     mcpPort: flags.port,
@@ -56,7 +58,7 @@ export function registerMcpCommand(cli: CAC): void {
 }
 
 async function runMcp(flags: McpFlags, cwd: string): Promise<void> {
-  const config = resolveConfig(flagSettings(flags), mcpPluginSpecs, cwd, process.env);
+  const config = resolveConfig(flagSettings(flags), mcpPluginSpecs, cwd, process.env, { ...launcherSettings, ...mcpSettings });
   for (const [k, v] of Object.entries(config.dotenv)) process.env[k] ??= v;
   const { settings } = config;
   const stdio = settings.mcpTransport === "stdio";
@@ -64,7 +66,13 @@ async function runMcp(flags: McpFlags, cwd: string): Promise<void> {
   if (stdio) console.log = console.info = console.debug = console.error;
   const log = new Logger(settings.logLevel);
   const entries = await loadPlugins(config.plugins, { cwd, builtins: builtinPlugins });
-  const kernel = await createKernel({ settings: { ...settings, host: settings.mcpHost, port: settings.mcpPort }, plugins: entries, logger: log });
+  const kernel = await createKernel({
+    sources: config.sources,
+    settings: { host: settings.mcpHost, port: settings.mcpPort },
+    plugins: entries,
+    logger: log,
+    knownSettings,
+  });
   await kernel.deployer.deployAll();
   await kernel.watchPipelines();
 

@@ -4,14 +4,15 @@
  */
 import cluster from "node:cluster";
 import { createKernel, loadPlugins, Logger } from "svc";
+import { knownSettings } from "./cli-settings.js";
 import { builtinPlugins } from "./default-plugins.js";
 import type { RunConfig } from "./run-settings.js";
 import { shutdownOnSignals } from "./shutdown.js";
 
-export async function serve({ settings, plugins }: RunConfig, cwd: string): Promise<void> {
+export async function serve({ settings, sources, plugins }: RunConfig, cwd: string): Promise<void> {
   const log = new Logger(settings.logLevel);
   const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
-  const kernel = await createKernel({ settings, plugins: entries, logger: log });
+  const kernel = await createKernel({ sources, plugins: entries, logger: log, knownSettings });
   await kernel.deployer.deployAll();
   const address = await kernel.listen();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -5,19 +5,27 @@
 
 /** An error raised by the kernel itself: boot, plugins, hooks, settings, container. */
 export class KernelError extends Error {
+  /** The plugin whose hook tap (or deploy source) raised it. */
+  plugin?: string;
+  /** The hook that called that tap (`run`, `stream.item`, `deploy.deployed`, …). */
+  hook?: string;
+
   constructor(
     readonly code: KernelErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; plugin?: string; hook?: string },
   ) {
     super(message, options);
     this.name = "KernelError";
+    this.plugin = options?.plugin;
+    this.hook = options?.hook;
   }
 }
 
 export type KernelErrorCode =
   | "KERNEL_ERR_SETTINGS"
   | "KERNEL_ERR_CONFIG_FILE"
+  | "KERNEL_ERR_SETTING_DUPLICATE"
   | "KERNEL_ERR_PLUGIN_LOAD"
   | "KERNEL_ERR_PLUGIN_INVALID"
   | "KERNEL_ERR_PLUGIN_DUPLICATE"
@@ -48,6 +56,8 @@ export const kernelErrors = {
       "KERNEL_ERR_SETTINGS",
       `Invalid setting ${name} (from ${source}): got ${JSON.stringify(value)}; expected ${accepts}.`,
     ),
+  settingDuplicate: (name: string, owner: string, other: string) =>
+    new KernelError("KERNEL_ERR_SETTING_DUPLICATE", `Setting ${name} is declared by both '${other}' and '${owner}'.`),
   configFile: (file: string, reason: string, cause?: unknown) =>
     new KernelError("KERNEL_ERR_CONFIG_FILE", `Invalid config file ${file}: ${reason}`, { cause }),
   pluginLoad: (spec: string, cause: unknown) =>
@@ -66,9 +76,7 @@ export const kernelErrors = {
   pluginSetup: (name: string, cause: unknown) =>
     new KernelError("KERNEL_ERR_PLUGIN_SETUP", `Plugin '${name}' failed during setup: ${messageOf(cause)}`, { cause }),
   hook: (hook: string, plugin: string, cause: unknown) =>
-    new KernelError("KERNEL_ERR_HOOK", `Hook '${hook}' tapped by plugin '${plugin}' failed: ${messageOf(cause)}`, {
-      cause,
-    }),
+    new KernelError("KERNEL_ERR_HOOK", `Hook '${hook}' tapped by plugin '${plugin}' failed: ${messageOf(cause)}`, { cause, plugin, hook }),
   tokenDuplicate: (token: string, plugin: string) =>
     new KernelError(
       "KERNEL_ERR_TOKEN_DUPLICATE",
@@ -104,6 +112,9 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
   }
   readonly headers: Record<string, string>;
+  /** Set when a plugin's hook tap (a limiter's 429) or deploy source threw it: which plugin, which hook. */
+  plugin?: string;
+  hook?: string;
 }
 
 export function errorTypeFor(status: number): ErrorType {

@@ -9,7 +9,10 @@ export { definePlugin, type KernelPlugin, type PluginApi, type PluginEntry } fro
 export { loadPlugins, type LoadPluginsOptions, type PluginModule } from "./plugin-loader.js";
 export { createModuleLoader, type ModuleLoader } from "./module-loader.js";
 export { readConfigFile, readDotEnv, CONFIG_FILE_NAMES, type ConfigFile, type PluginSpec } from "./config-sources.js";
-export { loadSettings, settingFields, type Settings, type SettingKey, type SettingSources } from "./settings.js";
+export { loadSettings, kernelSettings, type Settings, type SettingKey, type SettingSources, type LoadSettingsOptions } from "./settings.js";
+export { setting, type SettingField, type SettingFields, type SettingValues } from "./setting-field.js";
+export { mergeSettings, fieldsOf, type DeclaredSettings, type SettingRow } from "./settings-table.js";
+export * as settingTypes from "./settings-schema.js";
 export { packageVersion } from "./version.js";
 export {
   connectRedisKeyv,
@@ -38,8 +41,9 @@ export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";
 export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
-export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/stream-hook.js";
-export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/waterfall-hook.js";
+export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, signalTracer, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
+export { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "./hooks/trace-context.js";
 export {
   allow,
   deny,
@@ -108,10 +112,11 @@ export {
   type UIEvent,
 } from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
-export { CallRunContext, PlainRunCall, RequestRunCall } from "./wrapper/run-context.js";
+export { CallRunContext, PlainRunCall, RequestRunCall, runAborted } from "./wrapper/run-context.js";
 export { bodyLimits, maxConcurrencyField, mergeLimits, timeoutSecondsField, wrapperLimits, type RunLimits } from "./wrapper/run-limits.js";
 export { WRAPPER_FILES, findWrapperFile, loadWrapper } from "./wrapper/load-wrapper.js";
-export { DeployService, MAX_DEPLOY_FILES, type DeployRequest } from "./deploy/deploy-service.js";
+export { DeployService, type DeployRequest } from "./deploy/deploy-service.js";
+export { MAX_DEPLOY_FILES, folderStaging, yamlStaging, type DeployStaging } from "./deploy/source-staging.js";
 export type { ClusterHealth, DeployState, ManifestEntry, ManifestWrite, PutResult, RemoveResult, ChangeListener } from "./deploy/deploy-state.js";
 export { LocalDeployState } from "./deploy/local-deploy-state.js";
 export { RedisDeployState } from "./deploy/redis-deploy-state.js";
@@ -126,4 +131,5 @@ export {
   pipelineNameField,
   skipMcpField,
 } from "./deploy/deploy-files-body.js";
-export { RESERVED_NAMES, checkPipelineName, checkRelativePath } from "./deploy/names.js";
+export { routeWords, checkPipelineName, checkRelativePath } from "./deploy/names.js";
+export { settingsMarkdown, withSettingsTable, SETTINGS_START, SETTINGS_END } from "./settings-docs.js";

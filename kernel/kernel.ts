@@ -17,11 +17,15 @@ import { Logger } from "./logger.js";
 import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
 import { PluginHost } from "./plugin-host.js";
 import { PipelineRegistry } from "./registry.js";
-import { loadSettings, type SettingKey, type Settings } from "./settings.js";
+import { kernelSettings, loadSettings, type SettingKey, type SettingSources, type Settings } from "./settings.js";
+import type { SettingFields } from "./setting-field.js";
+import { fieldsOf, mergeSettings } from "./settings-table.js";
 import { DEPLOY_STATE, DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
 import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 import { OperatorAccess } from "./operator-access/operator-access.js";
 import { DeployService } from "./deploy/deploy-service.js";
+import { routeWords } from "./deploy/names.js";
+import { folderStaging } from "./deploy/source-staging.js";
 import { createDeployState, instanceName } from "./deploy/create-deploy-state.js";
 import { LocalDeployState } from "./deploy/local-deploy-state.js";
 import type { DeployState } from "./deploy/deploy-state.js";
@@ -29,8 +33,15 @@ import { loadWrapper } from "./wrapper/load-wrapper.js";
 import { resolve as resolvePath } from "node:path";
 
 export interface KernelOptions {
-  /** Complete settings (from `loadSettings`), or overrides of the defaults. */
-  settings?: Partial<Record<SettingKey, unknown>>;
+  /** Setting values by key (the kernel's and the plugins'); they win over every source. */
+  settings?: Partial<Record<SettingKey, unknown>> & Readonly<Record<string, unknown>>;
+  /** Where the other values come from (config file, `.env`, environment, flags); none by default. */
+  sources?: Omit<SettingSources, "overrides">;
+  /**
+   * Settings declared by plugins this host could load but did not: the config file may name them
+   * (they are ignored) without the "unknown setting" error.
+   */
+  knownSettings?: SettingFields;
   plugins?: readonly PluginEntry[];
   /** The root container. A host registers its own services here before boot to replace defaults. */
   container?: DependencyContainer;
@@ -74,7 +85,7 @@ export class Kernel {
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
     this.invoker = new Invoker(this.registry, this.hooks, log);
-    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.authorize(r), answered: this.hooks.answered });
+    this.http = new HttpApp({ settings, log, authorize: (r) => this.hooks.auth.call(r), answered: this.hooks.answered });
     this.registerDefault(ROUTES, this.http.routes);
     this.registerDefault(DEPLOY_STATE, new LocalDeployState(instanceName(settings)));
     this.registerDefault(
@@ -86,13 +97,17 @@ export class Kernel {
         this.tracer,
         log.child({ plugin: "svc:deploy" }),
         container.resolve(DEPLOY_STATE),
+        () => routeWords([...this.http.routes.map((r) => r.path), ...this.http.mounts]),
       ),
     );
     this.deployer = container.resolve(DEPLOYER);
     // Wrapper folders are the kernel's own deploy source; plugins add others (YAML: the engine).
     const roots = settings.additionalModulePath ? [resolvePath(settings.additionalModulePath)] : [];
-    this.hooks.deploy.registerSource("svc:kernel", "files", ({ name, description, payload }) =>
-      loadWrapper({ name, description, dir: (payload as { dir: string }).dir, roots }),
+    this.hooks.deploy.registerSource(
+      "svc:kernel",
+      "files",
+      ({ name, description, payload }) => loadWrapper({ name, description, dir: (payload as { dir: string }).dir, roots }),
+      folderStaging,
     );
     this.plugins = new PluginHost(log, setupTimeoutMs);
   }
@@ -129,7 +144,7 @@ export class Kernel {
   }
 
   async authorize(request: AccessRequest): Promise<AccessDecision> {
-    return this.hooks.auth.authorize(request);
+    return this.hooks.auth.call(request);
   }
 
   async boot(entries: readonly PluginEntry[]): Promise<void> {
@@ -222,8 +237,15 @@ export class Kernel {
 
 /** Creates a kernel and sets up its plugins; the server is not started until `listen`. */
 export async function createKernel(options: KernelOptions = {}): Promise<Kernel> {
-  // Complete settings pass through the same validation as overrides: one path, no trust needed.
-  const settings = loadSettings({ overrides: options.settings });
+  const entries = options.plugins ?? [];
+  // One table: the kernel's settings and every loaded plugin's, read from the same sources.
+  const fields = fieldsOf(
+    mergeSettings([
+      { owner: "svc:kernel", fields: kernelSettings },
+      ...entries.map((entry) => ("setup" in entry ? entry : entry.plugin)).map((p) => ({ owner: p.name, fields: p.settings ?? {} })),
+    ]),
+  );
+  const settings = loadSettings({ ...options.sources, overrides: options.settings }, fields, { unknown: { accepted: options.knownSettings } }) as Settings;
   const log = options.logger ?? new Logger(settings.logLevel);
   const container = options.container ?? createContainer();
   // The deploy state may need a connection (Redis): made here, where waiting is possible.
@@ -235,7 +257,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const kernel = new Kernel(settings, container, log, options.setupTimeoutMs ?? 10_000);
   kernel.ownedState = state;
   try {
-    await kernel.boot(options.plugins ?? []);
+    await kernel.boot(entries);
   } catch (error) {
     await state?.close();
     throw error;

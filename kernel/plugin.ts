@@ -8,6 +8,7 @@ import type { DependencyContainer } from "tsyringe";
 import type * as v from "valibot";
 import type { Logger } from "./logger.js";
 import type { Settings } from "./settings.js";
+import type { SettingFields, SettingValues } from "./setting-field.js";
 import type { Token } from "./tokens.js";
 import type { PluginHooks } from "./hooks/index.js";
 import type { AccessDecision, AccessRequest } from "./hooks/auth-hook.js";
@@ -17,7 +18,7 @@ import type { DeployedPipeline } from "./registry.js";
 import type { Tracer } from "./hooks/tracer.js";
 import type { HttpMethod, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";
 
-export interface KernelPlugin<O = any> {
+export interface KernelPlugin<O = any, S extends SettingFields = SettingFields> {
   /** Unique; names every log line, hook tap and error of the plugin. Built-ins use `svc:` names. */
   readonly name: string;
   readonly version?: string;
@@ -25,7 +26,13 @@ export interface KernelPlugin<O = any> {
   readonly dependsOn?: readonly string[];
   /** Validates the options from the config file before `setup` gets them. */
   readonly options?: v.GenericSchema<unknown, O>;
-  setup(kernel: PluginApi, options: O): void | Promise<void>;
+  /**
+   * The plugin's settings (`setting(schema, { env, flag, default, help })` by key). The kernel
+   * merges them into its table at boot, read with the same precedence and validation as its own;
+   * `setup` sees their values, typed, in `kernel.settings`.
+   */
+  readonly settings?: S;
+  setup(kernel: PluginApi<S>, options: O): void | Promise<void>;
   /** Called on shutdown, in reverse load order. */
   close?(): void | Promise<void>;
 }
@@ -34,14 +41,15 @@ export interface KernelPlugin<O = any> {
 export type PluginEntry = KernelPlugin | { plugin: KernelPlugin; options?: unknown };
 
 /** Identity function that types a plugin object. */
-export function definePlugin<O = undefined>(plugin: KernelPlugin<O>): KernelPlugin<O> {
+export function definePlugin<O = undefined, S extends SettingFields = {}>(plugin: KernelPlugin<O, S>): KernelPlugin<O, S> {
   return plugin;
 }
 
 /** What `setup` receives: the kernel as one plugin sees it. */
-export interface PluginApi {
+export interface PluginApi<S extends SettingFields = {}> {
   readonly name: string;
-  readonly settings: Settings;
+  /** The kernel's settings and this plugin's own. */
+  readonly settings: Settings & SettingValues<S>;
   /** A logger that names this plugin. */
   readonly log: Logger;
   readonly container: DependencyContainer;

@@ -1,14 +1,16 @@
 /**
  * @module svc-plugin-template: a working third-party plugin to copy. It adds a route group and a
- * `run` interceptor. Load it with `svc run --plugin ./plugin-template`.
+ * `run` interceptor, and declares a setting. Load it with `svc run --plugin ./plugin-template`.
  */
 import { definePlugin, type KernelPlugin } from "svc";
 import { TemplateOptionsSchema, type TemplateOptions } from "./options.js";
 import { RunStats } from "./run-stats.js";
 import { registerRoutes } from "./routes.js";
+import { templateSettings } from "./settings.js";
 
 export { TemplateOptionsSchema, type TemplateOptions } from "./options.js";
 export { RunStats, type PipelineStats } from "./run-stats.js";
+export { templateSettings } from "./settings.js";
 
 /** The plugin factory; svc calls it with the options from the config file. */
 export default function templatePlugin(): KernelPlugin<TemplateOptions> {
@@ -17,6 +19,8 @@ export default function templatePlugin(): KernelPlugin<TemplateOptions> {
     name: "svc-plugin-template",
     version: "0.1.0",
     options: TemplateOptionsSchema,
+    // Merged into svc's settings table; `kernel.settings.templateMaxEchoLength` is typed in setup.
+    settings: templateSettings,
     setup(kernel, options) {
       kernel.hooks.run.tap(stats.interceptor);
       registerRoutes(kernel, options, stats);

@@ -5,10 +5,11 @@ import * as v from "valibot";
 import type { PluginApi } from "svc";
 import type { TemplateOptions } from "./options.js";
 import type { RunStats } from "./run-stats.js";
+import type { templateSettings } from "./settings.js";
 
-const EchoBody = v.object({ text: v.pipe(v.string(), v.maxLength(10_000)) });
+export function registerRoutes(kernel: PluginApi<typeof templateSettings>, options: TemplateOptions, stats: RunStats): void {
+  const EchoBody = v.object({ text: v.pipe(v.string(), v.maxLength(kernel.settings.templateMaxEchoLength)) });
 
-export function registerRoutes(kernel: PluginApi, options: TemplateOptions, stats: RunStats): void {
   kernel.route("GET", `${options.prefix}/hello`, (c) => {
     const name = typeof c.query.name === "string" && c.query.name ? c.query.name : "world";
     return { message: `${options.greeting}, ${name}!` };

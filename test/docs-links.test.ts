@@ -9,9 +9,6 @@ import { dirname, join, normalize, relative } from "node:path";
 import { repoRoot } from "./helpers/cli.js";
 import { anchors, docPages, readDoc, relativeLinks } from "./helpers/docs.js";
 
-/** Pages other branches write, linked already; checked like any page once they exist. */
-const PENDING = new Set(["docs/production.md"]);
-
 test("every relative link of the README and the docs reaches a file and an anchor", () => {
   const broken: string[] = [];
   for (const page of docPages()) {
@@ -19,7 +16,7 @@ test("every relative link of the README and the docs reaches a file and an ancho
       const [path, anchor] = target.split("#") as [string, string | undefined];
       const file = path ? relative(repoRoot, normalize(join(repoRoot, dirname(page), path))) : page;
       if (!existsSync(join(repoRoot, file))) {
-        if (!PENDING.has(file)) broken.push(`${page}:${line}: ${target}: no file ${file}`);
+        broken.push(`${page}:${line}: ${target}: no file ${file}`);
         continue;
       }
       if (anchor && file.endsWith(".md") && !anchors(file).has(anchor)) broken.push(`${page}:${line}: ${target}: no heading #${anchor} in ${file}`);

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { settingFields } from "svc";
+import { knownSettings as settingFields } from "../cli/cli-settings.js";
 import { repoRoot } from "./helpers/cli.js";
 
 const read = (file: string) => readFileSync(join(repoRoot, file), "utf8");

@@ -7,6 +7,7 @@
 import type { CAC } from "cac";
 import * as v from "valibot";
 import { dashboardTokenPath, loadSettings, readConfigFile, readDashboardToken, readDotEnv } from "svc";
+import { cliSettings } from "../cli-settings.js";
 import { CliError, UsageError, runClientCommand, serverUrl } from "../client.js";
 import { colorOn } from "../output.js";
 import { runDashboard } from "./app.js";
@@ -45,7 +46,8 @@ export function dashboardConfig(flags: DashboardFlags, cwd = process.cwd(), env:
     if (!v.safeParse(urlFlag, url).success) throw new UsageError(`--url must be an http(s) URL without credentials, such as http://localhost:1416, got '${url}'`);
   }
   const config = readConfigFile(cwd);
-  const settings = loadSettings({ config: config && { file: config.file, values: config.settings }, dotenv: readDotEnv(cwd) ?? {}, env });
+  const sources = { config: config && { file: config.file, values: config.settings }, dotenv: readDotEnv(cwd) ?? {}, env };
+  const settings = loadSettings(sources, cliSettings, { unknown: false });
   const urls = [...new Set((given.length ? given : [serverUrl(cwd, env)]).map((u) => u.replace(/\/+$/, "")))];
   return {
     url: urls[0]!,

@@ -7,9 +7,9 @@
  */
 import { inSpan, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
-import type { DeployService, SavedFiles, Staged } from "./deploy-service.js";
+import type { DeployService } from "./deploy-service.js";
+import type { SavedFiles } from "./deploy-request.js";
 import type { DeployState, ManifestEntry } from "./deploy-state.js";
-import { decodeFiles, diskDigest } from "./manifest-content.js";
 import { messageOf } from "../errors.js";
 
 export class ClusterFollower {
@@ -112,49 +112,26 @@ export class ClusterFollower {
 
   private async apply(entry: ManifestEntry): Promise<void> {
     const { name } = entry;
-    const handler = this.deployer.hookSource(entry.kind);
-    if (!handler) {
+    const source = this.deployer.hookSource(entry.kind);
+    if (!source) {
       this.failed.set(name, entry.version);
       this.log.error(`Pipeline '${name}' (version ${entry.version}) is of kind '${entry.kind}', which no plugin here loads`);
       return;
     }
-    const staged = await this.materialize(entry);
+    const staged = await source.staging.materialize(entry, this.deployer.files, this.state.sharedDisk);
     let loaded;
     try {
-      loaded = await handler({ name, description: entry.description, payload: staged.payload });
+      loaded = await source.load({ name, description: entry.description, payload: staged.payload });
     } catch (error) {
       await this.deployer.discard(staged);
       this.failed.set(name, entry.version);
-      this.log.error(`Pipeline '${name}' (version ${entry.version}, deployed on ${entry.origin}) failed to load here; the previous version keeps serving: ${messageOf(error)}`);
+      this.log.error(`Pipeline '${name}' (version ${entry.version}, deployed on ${entry.origin}) failed to load here; the previous version keeps serving: ${messageOf(error)}`, undefined, { source: source.plugin });
       return;
     }
     const saved: SavedFiles = staged.installed ? "others" : !entry.save && !this.state.sharedDisk ? "all" : "keep";
     await this.deployer.install(name, { kind: entry.kind, skipMcp: entry.skipMcp, limits: entry.limits, transport: `from ${entry.origin}` }, staged, loaded, saved);
     this.deployer.applied.set(name, entry);
     this.failed.delete(name);
-  }
-
-  /**
-   * Where the handler reads the entry: the saved files on disk when they are the same, else this
-   * process's own pipelines directory (written here), else a private folder (not saved, or a
-   * directory shared with the process that deployed it).
-   */
-  private async materialize(entry: ManifestEntry): Promise<Staged> {
-    const files = this.deployer.files;
-    const isFolder = entry.kind === "files";
-    if (entry.save) {
-      const path = isFolder ? files.folderOf(entry.name) : files.yamlOf(entry.name);
-      if ((await diskDigest(entry.kind, path)) === entry.digest) {
-        return { payload: isFolder ? { dir: path } : { source: entry.source ?? "", file: path } };
-      }
-      if (!this.state.sharedDisk) {
-        const installed = isFolder ? await files.installFolder(entry.name, decodeFiles(entry.files)) : await files.installYaml(entry.name, entry.source ?? "");
-        return { payload: isFolder ? { dir: installed.path } : { source: entry.source ?? "", file: installed.path }, installed };
-      }
-    }
-    if (!isFolder) return { payload: { source: entry.source ?? "" } };
-    const tempDir = await files.tempFolder(entry.name, decodeFiles(entry.files));
-    return { payload: { dir: tempDir }, tempDir };
   }
 }
 

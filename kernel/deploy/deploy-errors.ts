@@ -18,6 +18,12 @@ export function loadFailureText(cause: unknown, dir?: string): string {
 }
 
 export const deployErrors = {
+  /** A deploy source's failure, marked with the plugin that registered the source. */
+  sourceFailed: (error: HttpError, plugin: string): HttpError => {
+    error.plugin ??= plugin;
+    error.hook ??= "deploy.source";
+    return error;
+  },
   invalidName: (name: string, reason: string) => bad(`Invalid pipeline name '${name}': ${reason}`),
   invalidPath: (path: string, reason: string) => bad(`Invalid file path '${path}': ${reason}`),
   noFiles: () => bad("No files were given."),

@@ -1,64 +1,34 @@
 /**
  * @module DeployService: deploys and undeploys pipelines for every transport (REST, MCP, startup).
- * It checks the name and every file path before touching the disk, stages files and swaps them in,
- * lets the source handler of the request's kind load the pipeline, records the change in the deploy
+ * It checks the name before touching the disk, lets the source of the request's kind stage its
+ * content (checking every file path) and load the pipeline, records the change in the deploy
  * state (which decides the 409/404 rules for every process of the service) and only then swaps the
  * registry entry; a failure anywhere leaves disk, state and registry as they were. Changes other
  * processes make are applied by `ClusterFollower`. Work on one name is serialized.
  */
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { HttpError, messageOf } from "../errors.js";
-import type { DeployHook, DeploySourceHandler, LoadedPipeline } from "../hooks/deploy-hook.js";
+import type { DeployHook, DeploySource, LoadedPipeline } from "../hooks/deploy-hook.js";
 import { inSpan, type Span, type Tags, type Tracer } from "../hooks/tracer.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
-import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
 import { mergeLimits, type RunLimits } from "../wrapper/run-limits.js";
 import { deployErrors } from "./deploy-errors.js";
-import { checkPipelineName, checkRelativePath } from "./names.js";
-import { PipelineFiles, type FileMap, type Installed } from "./pipeline-files.js";
+import { checkPipelineName } from "./names.js";
+import { PipelineFiles } from "./pipeline-files.js";
 import type { DeployState, ManifestEntry, ManifestWrite } from "./deploy-state.js";
 import { LocalDeployState } from "./local-deploy-state.js";
 import { ClusterFollower } from "./cluster-follower.js";
-import { folderContent, readFolder, yamlContent, type EntryContent } from "./manifest-content.js";
+import type { EntryContent } from "./manifest-content.js";
+import type { DeployRequest, SavedFiles, Staged } from "./deploy-request.js";
 
-export interface DeployRequest {
-  /** The source kind: `files` (a wrapper folder) or `yaml`, or one a plugin handles. */
-  readonly kind: string;
-  readonly name: string;
-  readonly description?: string;
-  readonly overwrite?: boolean;
-  /** Keep the files in the pipelines directory (default true). */
-  readonly save?: boolean;
-  /** Overrides the wrapper's own `skipMcp`. */
-  readonly skipMcp?: boolean;
-  /** Override the wrapper's own run limits, field by field. */
-  readonly limits?: RunLimits;
-  /** `files`: relative path → content. */
-  readonly files?: Readonly<Record<string, string | Buffer>>;
-  /** `yaml`: the YAML text. */
-  readonly source?: string;
-  /** Deploy what is already on disk (startup): a folder for `files`, a file for `yaml`. */
-  readonly path?: string;
-}
+export type { DeployRequest, SavedFiles, Staged } from "./deploy-request.js";
 
 /** What a deployment owns and must release when it is replaced or removed. */
 interface Owned {
   dispose?(): void | Promise<void>;
   tempDir?: string;
 }
-
-/** Files put where a source handler reads them, not yet committed. */
-export interface Staged {
-  readonly payload: unknown;
-  readonly installed?: Installed;
-  readonly tempDir?: string;
-}
-
-/** How an installed pipeline treats the saved files of its earlier version. */
-export type SavedFiles = "keep" | "others" | "all";
-
-export const MAX_DEPLOY_FILES = 1000;
 
 function deployTags(name: string, request: DeployRequest): Tags {
   return {
@@ -89,13 +59,15 @@ export class DeployService {
     private readonly tracer: Tracer,
     private readonly log: Logger,
     readonly state: DeployState = new LocalDeployState("local"),
+    /** The route words names may not take, as of now (see `routeWords`). */
+    private readonly reserved: () => ReadonlySet<string> = () => new Set(),
   ) {
     this.files = new PipelineFiles(pipelinesDir);
   }
 
   /** Deploys; `parent` is the span of a larger operation (startup) the deploy is part of. */
   async deploy(request: DeployRequest, parent?: Span): Promise<DeployedPipeline> {
-    const name = checkPipelineName(request.name);
+    const name = checkPipelineName(request.name, this.reserved());
     return this.serialize(name, () =>
       inSpan(this.tracer, "svc.deploy", deployTags(name, request), () => this.load(name, request), parent),
     );
@@ -148,9 +120,9 @@ export class DeployService {
     });
   }
 
-  /** The source handler of a kind, if a plugin registered one. */
-  hookSource(kind: string): DeploySourceHandler | undefined {
-    return this.hook.source(kind);
+  /** The source of a kind, if a plugin registered one. */
+  hookSource(kind: string): DeploySource | undefined {
+    return this.hook.sourceOf(kind);
   }
 
   /**
@@ -171,28 +143,28 @@ export class DeployService {
   }
 
   private async load(name: string, request: DeployRequest): Promise<DeployedPipeline> {
-    const handler = this.hook.source(request.kind);
-    if (!handler) throw deployErrors.noSource(request.kind);
+    const source = this.hook.sourceOf(request.kind);
+    if (!source) throw deployErrors.noSource(request.kind);
     const current = await this.state.get(name);
     if (current && !request.overwrite) throw deployErrors.exists(name);
     const save = request.save ?? true;
-    const staged = await this.stage(name, request, save);
+    const staged = await source.staging.stage({ ...request, name }, this.files, save);
     let content: EntryContent | undefined;
     let loaded: LoadedPipeline;
     try {
-      content = this.state.shared ? await contentOf(request) : undefined;
+      content = this.state.shared ? await source.staging.content(request) : undefined;
       // The same files again from disk (a watcher's echo of a deploy it did not make): nothing to do.
       const same = request.path && current && content?.digest === current.digest && this.applied.get(name)?.version === current.version;
       if (same && this.registry.has(name)) {
         await this.discard(staged);
         return this.registry.get(name)!;
       }
-      loaded = await handler({ name, description: request.description, payload: staged.payload });
+      loaded = await source.load({ name, description: request.description, payload: staged.payload });
     } catch (error) {
       await this.discard(staged);
-      const failure = error instanceof HttpError ? error : deployErrors.loadFailed(name, error);
+      const failure = deployErrors.sourceFailed(error instanceof HttpError ? error : deployErrors.loadFailed(name, error), source.plugin);
       // The client gets the short cause; the log keeps the whole of it (paths, require stack).
-      this.log.warn(`Deploy of '${name}' failed: ${messageOf(failure.cause ?? failure)}`);
+      this.log.warn(`Deploy of '${name}' failed: ${messageOf(failure.cause ?? failure)}`, { source: source.plugin });
       throw failure;
     }
 
@@ -295,25 +267,6 @@ export class DeployService {
     }
   }
 
-  /** Puts the request's files where the source handler reads them, after every check passed. */
-  private async stage(name: string, request: DeployRequest, save: boolean): Promise<Staged> {
-    if (request.kind === "files") {
-      if (request.path) return { payload: { dir: request.path } };
-      const files = checkFiles(request.files);
-      if (save) {
-        const installed = await this.files.installFolder(name, files);
-        return { payload: { dir: installed.path }, installed };
-      }
-      const tempDir = await this.files.tempFolder(name, files);
-      return { payload: { dir: tempDir }, tempDir };
-    }
-    if (request.path) return { payload: { source: await readFile(request.path, "utf8"), file: request.path } };
-    if (typeof request.source !== "string") throw new HttpError(400, "A YAML deploy needs its source text.");
-    if (!save) return { payload: { source: request.source } };
-    const installed = await this.files.installYaml(name, request.source);
-    return { payload: { source: request.source, file: installed.path }, installed };
-  }
-
   private async release(owned: Owned | undefined): Promise<void> {
     if (!owned) return;
     try {
@@ -332,31 +285,4 @@ export class DeployService {
       this.log.error("A deploy event subscriber failed", error);
     }
   }
-}
-
-/** The content other processes need to load the same pipeline. */
-async function contentOf(request: DeployRequest): Promise<EntryContent> {
-  if (request.kind === "files") return folderContent(request.path ? await readFolder(request.path) : checkFiles(request.files));
-  return yamlContent(request.path ? await readFile(request.path, "utf8") : (request.source ?? ""));
-}
-
-/** Every path checked and normalized; no duplicates; no file that is also a folder; a wrapper present. */
-function checkFiles(files: DeployRequest["files"]): FileMap {
-  const entries = Object.entries(files ?? {});
-  if (entries.length === 0) throw deployErrors.noFiles();
-  if (entries.length > MAX_DEPLOY_FILES) throw deployErrors.tooManyFiles(entries.length, MAX_DEPLOY_FILES);
-  const out = new Map<string, string | Buffer>();
-  for (const [path, content] of entries) {
-    const normal = checkRelativePath(path);
-    if (out.has(normal)) throw deployErrors.invalidPath(path, "given twice");
-    out.set(normal, content);
-  }
-  for (const path of out.keys()) {
-    const parts = path.split("/");
-    for (let i = 1; i < parts.length; i++) {
-      if (out.has(parts.slice(0, i).join("/"))) throw deployErrors.invalidPath(path, `'${parts.slice(0, i).join("/")}' is also a file`);
-    }
-  }
-  if (!WRAPPER_FILES.some((f) => out.has(f))) throw deployErrors.missingWrapper(WRAPPER_FILES.slice());
-  return out;
 }

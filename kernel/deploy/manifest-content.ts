@@ -59,12 +59,3 @@ export async function readFolder(dir: string): Promise<FileMap> {
   await walk(dir);
   return out;
 }
-
-/** The digest of what is on disk at `path` (a folder or a YAML file), or undefined when absent. */
-export async function diskDigest(kind: string, path: string): Promise<string | undefined> {
-  try {
-    return kind === "files" ? filesDigest(await readFolder(path)) : textDigest(await readFile(path, "utf8"));
-  } catch {
-    return undefined;
-  }
-}

@@ -6,18 +6,27 @@ import { deployErrors } from "./deploy-errors.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** First path segments of svc's own routes: a pipeline may not shadow them. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set([
-  "status", "deploy_files", "deploy-files", "deploy-yaml", "undeploy", "docs", "docs-assets", "redoc", "openapi",
-  "v1", "chat", "models", "responses", "files", "traces", "executions", "mcp", "sse", "messages", "health", "metrics",
-]);
+/**
+ * The words pipeline names may not take: the first segment of every route registered (lower case;
+ * `/openapi.json` reserves `openapi` too), so a pipeline never shadows a route of a loaded plugin.
+ */
+export function routeWords(paths: Iterable<string>): Set<string> {
+  const words = new Set<string>();
+  for (const path of paths) {
+    const first = path.split("/").find(Boolean)?.toLowerCase();
+    if (!first || first.startsWith(":") || first.startsWith("*")) continue;
+    words.add(first).add(first.split(".")[0]!);
+  }
+  return words;
+}
 
-export function checkPipelineName(name: unknown): string {
+/** A valid pipeline name, not one of the `reserved` route words (see `routeWords`). */
+export function checkPipelineName(name: unknown, reserved: ReadonlySet<string> = new Set()): string {
   if (typeof name !== "string" || name === "") throw deployErrors.invalidName(String(name ?? ""), "a name is required");
   if (!NAME.test(name)) {
     throw deployErrors.invalidName(name, "use 1–64 letters, digits, '_' or '-', starting with a letter or digit");
   }
-  if (RESERVED_NAMES.has(name.toLowerCase())) throw deployErrors.invalidName(name, "it is a reserved route word");
+  if (reserved.has(name.toLowerCase())) throw deployErrors.invalidName(name, "it is a reserved route word");
   return name;
 }
 

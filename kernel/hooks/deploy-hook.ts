@@ -4,6 +4,7 @@
  */
 import { kernelErrors } from "../errors.js";
 import type { DeployedPipeline } from "../registry.js";
+import { yamlStaging, type DeployStaging } from "../deploy/source-staging.js";
 import { SeriesHook } from "./series-hook.js";
 
 export interface DeploySourceRequest {
@@ -21,20 +22,33 @@ export type LoadedPipeline = Omit<DeployedPipeline, "name" | "source" | "deploye
 
 export type DeploySourceHandler = (request: DeploySourceRequest) => Promise<LoadedPipeline>;
 
+/** A kind's source: the plugin that registered it, how it loads and how it stages its deploys. */
+export interface DeploySource {
+  readonly plugin: string;
+  readonly load: DeploySourceHandler;
+  readonly staging: DeployStaging;
+}
+
 export class DeployHook {
   /** After a pipeline became callable (also after an overwrite). */
   readonly deployed = new SeriesHook<[DeployedPipeline]>("deploy.deployed");
   /** After a pipeline was removed. */
   readonly undeployed = new SeriesHook<[string]>("deploy.undeployed");
-  private readonly sources = new Map<string, { plugin: string; handler: DeploySourceHandler }>();
+  private readonly sources = new Map<string, DeploySource>();
 
-  registerSource(plugin: string, kind: string, handler: DeploySourceHandler): void {
+  /** `staging` defaults to one text file per pipeline (the YAML kind's). */
+  registerSource(plugin: string, kind: string, handler: DeploySourceHandler, staging: DeployStaging = yamlStaging): void {
     if (this.sources.has(kind)) throw kernelErrors.sourceDuplicate(kind, plugin);
-    this.sources.set(kind, { plugin, handler });
+    this.sources.set(kind, { plugin, load: handler, staging });
   }
 
   source(kind: string): DeploySourceHandler | undefined {
-    return this.sources.get(kind)?.handler;
+    return this.sources.get(kind)?.load;
+  }
+
+  /** The source of a kind with its plugin and staging. */
+  sourceOf(kind: string): DeploySource | undefined {
+    return this.sources.get(kind);
   }
 
   get sourceKinds(): string[] {

@@ -1,23 +1,29 @@
 /**
- * @module The kernel's five hook points. Only the kernel calls them; plugins get the tap-only
+ * @module The kernel's hook points. Only the kernel calls them; plugins get the tap-only
  * facade of `pluginHooks`, which names every tap after the plugin.
  *
- * | hook     | kind                                   | called by                         | tapped by (typical)              |
- * |----------|----------------------------------------|-----------------------------------|----------------------------------|
- * | `deploy` | series events + source handler by kind | the deploy service                | MCP tool list, OpenAPI, models   |
- * | `run`    | interceptor chain `(call, next)`       | every transport, via `kernel.run` | tracing, monitoring, limits      |
- * | `stream` | item waterfall + notifications        | streaming transports, `kernel.stream` | tracing, event filters       |
- * | `trace`  | tracer provider (fan-out, no-op default) | kernel, transports, engine      | the tracing plugin               |
- * | `auth`   | first decision wins, then container policy | routes with a scope, `kernel.authorize` | auth plugins, hosts       |
+ * | hook       | class (call kind)                                 | called by                              | tapped by (typical)            |
+ * |------------|---------------------------------------------------|----------------------------------------|--------------------------------|
+ * | `deploy`   | `SeriesHook` events + source handlers by kind     | the deploy service                     | MCP tool list, OpenAPI, models |
+ * | `run`      | `InterceptorHook` `(call, next)`                   | `kernel.invoke`, for every transport   | tracing, monitoring, limits    |
+ * | `stream`   | `WaterfallHook` over items + notifications        | `kernel.invoke`'s stream               | event filters, metrics         |
+ * | `trace`    | `FanOutHook` of tracers (no-op default)           | kernel, transports, engine             | the tracing plugin             |
+ * | `auth`     | `BailHook`: first decision wins, else the policy  | routes with a scope, `kernel.authorize` | auth plugins, hosts           |
+ * | `answered` | `ObserverHook` of answered requests               | the HTTP layer                         | metrics                        |
+ *
+ * Every hook calls its taps through `callTap`/`notifyTap` (taps.ts): an error a tap throws names
+ * its plugin and hook, as fields and in the message.
  */
 import type { DependencyContainer } from "tsyringe";
-import { AuthHook, type AccessCheck } from "./auth-hook.js";
+import { scopePolicies, type AccessCheck, type AccessDecision, type AccessRequest } from "./auth-hook.js";
+import { BailHook } from "./bail-hook.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
+import type { DeployStaging } from "../deploy/source-staging.js";
 import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
 import { ObserverHook, type AnsweredRequest } from "./observer-hook.js";
-import { StreamHook, type StreamTap } from "./stream-hook.js";
-import { TraceHook } from "./trace-hook.js";
+import { WaterfallHook, type StreamTap } from "./waterfall-hook.js";
+import { FanOutHook } from "./fan-out-hook.js";
 import type { ObserverErrorReporter, TapOptions } from "./taps.js";
 import type { Span, Tracer } from "./tracer.js";
 import type { DeployedPipeline } from "../registry.js";
@@ -32,6 +38,8 @@ export interface RunCall {
   readonly input: unknown;
   /** Aborted when the client disconnects or the server shuts down. */
   readonly signal: AbortSignal;
+  /** `signal.aborted` where reading it is cheaper than making the signal (read it with `runAborted`). */
+  readonly aborted?: boolean;
   readonly requestId?: string;
   /** The transport's span, parent of the spans made below it. */
   readonly span?: Span;
@@ -42,16 +50,16 @@ export interface RunCall {
 export class KernelHooks {
   readonly deploy = new DeployHook();
   readonly run = new InterceptorHook<RunCall, unknown>("run");
-  readonly stream: StreamHook;
-  readonly trace = new TraceHook("trace");
-  readonly auth: AuthHook;
+  readonly stream: WaterfallHook;
+  readonly trace = new FanOutHook("trace");
+  readonly auth: BailHook<AccessRequest, AccessDecision>;
   /** Every HTTP request, once answered (metrics, access logs). */
   readonly answered: ObserverHook<[AnsweredRequest]>;
 
   constructor(container: DependencyContainer, report: ObserverErrorReporter) {
-    this.stream = new StreamHook("stream", report);
+    this.stream = new WaterfallHook("stream", report);
     this.answered = new ObserverHook("answered", report);
-    this.auth = new AuthHook("auth", container);
+    this.auth = new BailHook("auth", scopePolicies(container));
   }
 }
 
@@ -60,8 +68,8 @@ export interface PluginHooks {
   deploy: {
     deployed: { tap(fn: (pipeline: DeployedPipeline) => void | Promise<void>, options?: TapOptions): void };
     undeployed: { tap(fn: (name: string) => void | Promise<void>, options?: TapOptions): void };
-    /** Handles deploy requests of one kind (`files`, `yaml`); one handler per kind. */
-    source(kind: string, handler: DeploySourceHandler): void;
+    /** Handles deploy requests of one kind (`files`, `yaml`) and stages them (default: one text file); one handler per kind. */
+    source(kind: string, handler: DeploySourceHandler, staging?: DeployStaging): void;
   };
   run: { tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void };
   stream: { tap(tap: StreamTap, options?: TapOptions): void };
@@ -75,7 +83,7 @@ export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
     deploy: {
       deployed: { tap: (fn, o) => hooks.deploy.deployed.tap(plugin, fn, o) },
       undeployed: { tap: (fn, o) => hooks.deploy.undeployed.tap(plugin, fn, o) },
-      source: (kind, handler) => hooks.deploy.registerSource(plugin, kind, handler),
+      source: (kind, handler, staging) => hooks.deploy.registerSource(plugin, kind, handler, staging),
     },
     run: { tap: (fn, o) => hooks.run.tap(plugin, fn, o) },
     stream: { tap: (tap, o) => hooks.stream.tap(plugin, tap, o) },

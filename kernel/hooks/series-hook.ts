@@ -2,7 +2,7 @@
  * @module SeriesHook: taps run one after another in order; results are ignored; the first tap that
  * throws stops the series and its error, attributed, reaches the caller.
  */
-import { attribute, TapList, type TapOptions } from "./taps.js";
+import { callTap, TapList, type TapOptions } from "./taps.js";
 
 export type SeriesTap<A extends unknown[]> = (...args: A) => void | Promise<void>;
 
@@ -16,12 +16,6 @@ export class SeriesHook<A extends unknown[]> {
   }
 
   async call(...args: A): Promise<void> {
-    for (const tap of this.taps.all) {
-      try {
-        await tap.fn(...args);
-      } catch (error) {
-        throw attribute(this.name, tap.plugin, error);
-      }
-    }
+    for (const tap of this.taps.all) await callTap(this.name, tap, () => tap.fn(...args));
   }
 }

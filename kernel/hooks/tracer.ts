@@ -12,6 +12,10 @@ export interface Span {
   readonly traceId?: string;
   /** This span's id (16 hex digits), when a tracer assigns ids. */
   readonly spanId?: string;
+  /** W3C trace flags (bit 0 sampled, bit 1 random trace id) outgoing calls send; sampled when absent. */
+  readonly traceFlags?: number;
+  /** The W3C `tracestate` outgoing calls pass on, when the trace came with one. */
+  readonly traceState?: string;
   setTag(key: string, value: TagValue): Span;
   setTags(tags: Tags): Span;
   /** Ends the span; an error marks it failed. Ending twice is a no-op. */
@@ -24,20 +28,27 @@ export interface Tracer {
 }
 
 /**
- * The span of the invocation an AbortSignal belongs to. A transport's run span is bound to the
- * call's signal, so code that only has the signal (a pipeline a wrapper runs with
- * `{ signal: ctx.signal }`) can nest its spans below the run without an async context, whose
- * hooks would cost every request. A WeakMap: the entry goes with the signal.
+ * The span of the invocation an AbortSignal belongs to, and the tracer (the kernel's) that made it.
+ * A transport's run span is bound to the call's signal, so code that only has the signal (a
+ * pipeline a wrapper runs with `{ signal: ctx.signal }`) traces with its kernel's tracer below
+ * the run, without an async context (whose hooks would cost every request) and without a
+ * process-wide default (two kernels in one process keep their traces apart). A WeakMap: the
+ * entry goes with the signal.
  */
-const signalSpans = new WeakMap<AbortSignal, Span>();
+const signalSpans = new WeakMap<AbortSignal, { span: Span; tracer: Tracer }>();
 
-export function bindSignalSpan(signal: AbortSignal, span: Span): void {
-  signalSpans.set(signal, span);
+export function bindSignalSpan(signal: AbortSignal, span: Span, tracer: Tracer): void {
+  signalSpans.set(signal, { span, tracer });
 }
 
 /** The span bound to `signal`, if any. */
 export function signalSpan(signal: AbortSignal | undefined): Span | undefined {
-  return signal ? signalSpans.get(signal) : undefined;
+  return signal ? signalSpans.get(signal)?.span : undefined;
+}
+
+/** The tracer of the span bound to `signal`, if any. */
+export function signalTracer(signal: AbortSignal | undefined): Tracer | undefined {
+  return signal ? signalSpans.get(signal)?.tracer : undefined;
 }
 
 class NoopSpan implements Span {
@@ -61,11 +72,19 @@ class FanoutSpan implements Span {
     readonly name: string,
     readonly parts: readonly Span[],
   ) {}
+  // The first tracer that assigns ids names the span (a timing-only tracer, such as the metrics
+  // plugin's, assigns none and may be installed first).
   get traceId(): string | undefined {
-    return this.parts[0]?.traceId;
+    return this.parts.find((s) => s.traceId !== undefined)?.traceId;
   }
   get spanId(): string | undefined {
-    return this.parts[0]?.spanId;
+    return this.parts.find((s) => s.spanId !== undefined)?.spanId;
+  }
+  get traceFlags(): number | undefined {
+    return this.parts[0]?.traceFlags;
+  }
+  get traceState(): string | undefined {
+    return this.parts[0]?.traceState;
   }
   setTag(key: string, value: TagValue): Span {
     for (const s of this.parts) s.setTag(key, value);
@@ -83,10 +102,12 @@ class FanoutSpan implements Span {
 class FanoutTracer implements Tracer {
   constructor(private readonly tracers: readonly Tracer[]) {}
   startSpan(name: string, tags?: Tags, parent?: Span): Span {
+    // A fan-out parent has one part per tracer; any other parent (a caller's remote span, a run span
+    // one tracer made itself) goes to every tracer: the one that knows it continues its trace.
     const parents = parent instanceof FanoutSpan ? parent.parts : undefined;
     return new FanoutSpan(
       name,
-      this.tracers.map((t, i) => t.startSpan(name, tags, parents?.[i])),
+      this.tracers.map((t, i) => t.startSpan(name, tags, parents ? parents[i] : parent)),
     );
   }
 }

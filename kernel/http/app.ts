@@ -66,6 +66,8 @@ export interface HttpAppOptions {
 export class HttpApp {
   /** Every route, in registration order. */
   readonly routes: RouteInfo[] = [];
+  /** Paths with middleware mounted (`use`), such as static files. */
+  readonly mounts: string[] = [];
   /** Live requests, for draining on shutdown. */
   readonly inflight = new Set<RequestContext>();
   private closing = false;
@@ -118,6 +120,7 @@ export class HttpApp {
 
   /** Mounts Node middleware (a static file server, an MCP transport) under a path prefix. */
   use(path: string, ...middleware: Middleware[]): void {
+    this.mounts.push(path);
     this.app.use(path, ...middleware);
   }
 
@@ -163,7 +166,7 @@ export class HttpApp {
       const answered = this.options.answered;
       if (answered?.active) {
         const durationMs = performance.now() - c.startedAt;
-        answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.signal.aborted });
+        answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.aborted });
       }
       if (log.enabled("DEBUG")) {
         log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {

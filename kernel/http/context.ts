@@ -42,7 +42,8 @@ export class RequestContext {
   lasting = false;
   /** The pattern of the route that took the request (`/:name/run`); unset when none matched. */
   route?: string;
-  private readonly controller = new AbortController();
+  /** Made when the signal is first read: most requests never need one, and one costs more than routing. */
+  private controller?: AbortController;
   private bodyRead?: Promise<Buffer>;
   private logger?: Logger;
 
@@ -64,16 +65,25 @@ export class RequestContext {
 
   /** Aborted when the client disconnects before the response is complete, or on forced shutdown. */
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedBy) this.controller.abort(new Error(ABORT_MESSAGES[this.abortedBy]));
+    }
     return this.controller.signal;
+  }
+
+  /** `signal.aborted`, without making the signal. */
+  get aborted(): boolean {
+    return this.abortedBy !== undefined;
   }
 
   /** Why the request was aborted, if it was. */
   private abortedBy?: AbortCause;
 
   abort(cause: AbortCause): void {
-    if (this.controller.signal.aborted) return;
+    if (this.abortedBy) return;
     this.abortedBy = cause;
-    this.controller.abort(new Error(ABORT_MESSAGES[cause]));
+    this.controller?.abort(new Error(ABORT_MESSAGES[cause]));
   }
 
   /**

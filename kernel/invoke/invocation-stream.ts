@@ -9,7 +9,7 @@
  * then sends its error event.
  */
 import { HttpError } from "../errors.js";
-import { DROP, type StreamHook, type StreamInfo, type StreamStats } from "../hooks/stream-hook.js";
+import { DROP, type WaterfallHook, type StreamInfo, type StreamStats } from "../hooks/waterfall-hook.js";
 
 export const ABORTED: unique symbol = Symbol("svc.invoke.aborted");
 export const TIMED_OUT: unique symbol = Symbol("svc.invoke.timedOut");
@@ -34,7 +34,7 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
   constructor(
     source: AsyncIterable<unknown> | Iterable<unknown>,
     private readonly info: StreamInfo,
-    private readonly hook: StreamHook,
+    private readonly hook: WaterfallHook,
     private readonly signal: AbortSignal,
     private readonly settle: (end: StreamEnd) => void = () => undefined,
   ) {

@@ -5,7 +5,7 @@
  * result calls `close()`; a client that leaves before the stream is opened settles it too.
  */
 import type { RunCall } from "../hooks/index.js";
-import type { StreamHook, StreamInfo } from "../hooks/stream-hook.js";
+import type { WaterfallHook, StreamInfo } from "../hooks/waterfall-hook.js";
 import type { DeployedPipeline } from "../registry.js";
 import { FileResult, streamItemText } from "../wrapper/results.js";
 import { InvocationStream, type StreamEnd } from "./invocation-stream.js";
@@ -31,7 +31,7 @@ export class Invocation {
     readonly result: unknown,
     /** Set when the result streams: read it through `stream()`. */
     readonly source: StreamedSource | undefined,
-    private readonly hook: StreamHook,
+    private readonly hook: WaterfallHook,
     /** Settles the run of a streamed result; a no-op for one already settled. */
     private readonly settle: (end: StreamEnd) => void = () => undefined,
   ) {

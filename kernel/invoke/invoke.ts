@@ -9,9 +9,10 @@
  * Transports only parse the request, invoke, and encode what comes back.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { deployErrors } from "../deploy/deploy-errors.js";
 import { HttpError, messageOf } from "../errors.js";
 import type { KernelHooks, RunCall } from "../hooks/index.js";
-import type { StreamStats } from "../hooks/stream-hook.js";
+import type { StreamStats } from "../hooks/waterfall-hook.js";
 import type { Span } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
 import type { Logger } from "../logger.js";
@@ -65,7 +66,7 @@ const CAPABILITY: Record<PipelineMethod, keyof DeployedPipeline["capabilities"]>
 /** The answers to a call that cannot run: one wording per case, the OpenAI routes keeping Hayhooks'. */
 export const invokeErrors = {
   notFound: (name: string, method: PipelineMethod) =>
-    new HttpError(404, method === "runApi" ? `Pipeline '${name}' not found` : `Pipeline '${name}' not found or not a pipeline wrapper`),
+    method === "runApi" ? deployErrors.notFound(name) : new HttpError(404, `Pipeline '${name}' not found or not a pipeline wrapper`),
   notCapable: (name: string, method: PipelineMethod) =>
     method === "runChatCompletion"
       ? new HttpError(501, "Chat endpoint not implemented for this model")
@@ -104,7 +105,7 @@ export class Invoker {
     let streaming: StreamedSource | undefined;
     const chain = this.hooks.run.call(call, (inner) => {
       const args = request.args ?? [inner.input];
-      const context = new CallRunContext(inner, log, request.files);
+      const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
       return Promise.resolve(method.call(pipeline.wrapper, ...args, context)).then((result) => {
         const source = sourceOf(result, request.chunks);
         if (!source) return result;

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { RunCall } from "../hooks/index.js";
-import { bindSignalSpan, type Span } from "../hooks/tracer.js";
+import { bindSignalSpan, type Span, type Tracer } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
 import type { Logger } from "../logger.js";
 import type { RunContext } from "./base-pipeline-wrapper.js";
@@ -26,6 +26,11 @@ export class RequestRunCall implements RunCall {
 
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+
+  get aborted(): boolean {
+    // An interceptor that gave the call its own signal (a time limit) made that the one to ask.
+    return Object.hasOwn(this, "signal") ? this.signal.aborted : this.request.aborted;
   }
 
   get requestId(): string {
@@ -72,12 +77,19 @@ export class PlainRunCall implements RunCall {
   ) {}
 }
 
+/** Whether the call was aborted, without making a request's signal when nothing else has. */
+export function runAborted(call: RunCall): boolean {
+  return call.aborted ?? call.signal.aborted;
+}
+
 /** The context a wrapper method gets for a call. */
 export class CallRunContext implements RunContext {
   constructor(
     private readonly call: RunCall,
     private readonly logger: Logger | (() => Logger),
     readonly files: readonly UploadedFile[] = [],
+    /** The kernel's tracer, which made the call's span. */
+    private readonly tracer?: Tracer,
   ) {}
 
   get pipeline(): string {
@@ -87,7 +99,7 @@ export class CallRunContext implements RunContext {
   /** Reading it binds the call's span to the signal, so a pipeline run with it nests below the call. */
   get signal(): AbortSignal {
     const signal = this.call.signal;
-    if (this.call.span) bindSignalSpan(signal, this.call.span);
+    if (this.call.span && this.tracer) bindSignalSpan(signal, this.call.span, this.tracer);
     return signal;
   }
 

@@ -1,13 +1,15 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createKernel, KernelError, Logger } from "svc";
-import templatePlugin from "../index.js";
+import { readFileSync } from "node:fs";
+import { createKernel, KernelError, Logger, mergeSettings, withSettingsTable, type KernelOptions } from "svc";
+import templatePlugin, { templateSettings } from "../index.js";
 
 const quiet = new Logger("ERROR", () => undefined);
 
-async function start(options?: unknown) {
+async function start(options?: unknown, sources?: KernelOptions["sources"]) {
   const kernel = await createKernel({
     settings: { host: "127.0.0.1", port: 0 },
+    sources,
     plugins: [{ plugin: templatePlugin(), options }],
     logger: quiet,
   });
@@ -43,6 +45,51 @@ test("options change greeting and prefix; bad options stop the boot", async () =
     assert.instance(error, KernelError);
     assert.match((error as Error).message, /Plugin 'svc-plugin-template' has invalid options: prefix: must start with \//);
   }
+});
+
+const echo = (url: string, text: string) => fetch(`${url}/template/echo`, { method: "POST", body: JSON.stringify({ text }) });
+
+test("its setting comes from the environment or the config file; a bad value stops the boot", async () => {
+  const fromEnv = await start(undefined, { env: { TEMPLATE_MAX_ECHO_LENGTH: "3" } });
+  try {
+    assert.is((fromEnv.kernel.settings as Readonly<Record<string, unknown>>).templateMaxEchoLength, 3);
+    assert.is((await echo(fromEnv.url, "abc")).status, 200);
+    assert.is((await echo(fromEnv.url, "abcd")).status, 400);
+  } finally {
+    await fromEnv.kernel.close();
+  }
+  // By key or environment name in the config file; the environment wins over the file.
+  for (const [values, env, limit] of [
+    [{ templateMaxEchoLength: 5 }, {}, 5],
+    [{ TEMPLATE_MAX_ECHO_LENGTH: "6" }, {}, 6],
+    [{ templateMaxEchoLength: 5 }, { TEMPLATE_MAX_ECHO_LENGTH: "2" }, 2],
+  ] as const) {
+    const fromFile = await start(undefined, { config: { file: "svc.config.yaml", values }, env });
+    try {
+      assert.is((await echo(fromFile.url, "x".repeat(limit))).status, 200);
+      assert.is((await echo(fromFile.url, "x".repeat(limit + 1))).status, 400);
+    } finally {
+      await fromFile.kernel.close();
+    }
+  }
+  for (const [sources, message] of [
+    [{ env: { TEMPLATE_MAX_ECHO_LENGTH: "many" } }, /Invalid setting TEMPLATE_MAX_ECHO_LENGTH \(from the environment\): got "many"; expected an integer from 1 to 1000000/],
+    [{ config: { file: "svc.config.yaml", values: { templateMaxEchoLength: 0 } } }, /Invalid setting settings.templateMaxEchoLength \(from svc.config.yaml\): got 0; expected an integer from 1 to 1000000/],
+  ] as const) {
+    try {
+      await start(undefined, sources);
+      assert.unreachable();
+    } catch (error) {
+      assert.instance(error, KernelError);
+      assert.match((error as Error).message, message);
+    }
+  }
+});
+
+test("the README's settings table is generated from the declaration", () => {
+  // From dist/plugin-template/test/ to the source README.
+  const readme = readFileSync(new URL("../../../plugin-template/README.md", import.meta.url), "utf8");
+  assert.fixture(readme, withSettingsTable(readme, mergeSettings([{ owner: "svc-plugin-template", fields: templateSettings }])));
 });
 
 test("its run interceptor counts every invocation and failure", async () => {

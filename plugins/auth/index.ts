@@ -9,6 +9,7 @@ import { HttpError, definePlugin, kernelErrors, type KernelPlugin } from "svc";
 import { findKey, presentedKey } from "./api-keys.js";
 import { KeyFile } from "./key-file.js";
 import { decide, pipelineRefusal } from "./policy.js";
+import { authSettings } from "./settings.js";
 
 export { hashKey, newKey, KEY_SCOPES, type ApiKey, type KeyScope } from "./api-keys.js";
 export { checkKeys, readKeyFile, writeKeyFile } from "./key-file.js";
@@ -17,6 +18,7 @@ export default function authPlugin(): KernelPlugin {
   let file: KeyFile | undefined;
   return definePlugin({
     name: "svc:auth",
+    settings: authSettings,
     async setup(kernel) {
       const path = kernel.settings.authKeysFile;
       if (!path) throw kernelErrors.settings("SERVICE_AUTH_KEYS_FILE", "svc:auth", path, "the path of the keys file (create one with `svc auth add-key`)");
@@ -38,3 +40,4 @@ export default function authPlugin(): KernelPlugin {
     },
   });
 }
+export { authSettings } from "./settings.js";

@@ -8,12 +8,14 @@
  */
 import { definePlugin, type KernelPlugin } from "svc";
 import { registerChatUi } from "./routes.js";
+import { chatUiSettings } from "./settings.js";
 
 export { CHAT_UI_CSP } from "./page.js";
 
 export function chatUiPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:chat-ui",
+    settings: chatUiSettings,
     setup(kernel) {
       registerChatUi(kernel);
     },
@@ -21,3 +23,4 @@ export function chatUiPlugin(): KernelPlugin {
 }
 
 export default chatUiPlugin;
+export { chatUiSettings } from "./settings.js";

@@ -50,6 +50,7 @@ export function chatPage(options: PageOptions): string {
         <select id="model" class="picker" aria-label="Pipeline" disabled>
           <option value="">Loading pipelines…</option>
         </select>
+        <button type="button" id="key-button" class="button ghost" hidden>API key</button>
         <button type="button" id="new-chat" class="button ghost">New chat</button>
       </header>
       <main id="log" class="log" aria-label="Conversation">
@@ -68,6 +69,19 @@ export function chatPage(options: PageOptions): string {
         <button type="button" id="stop" class="button danger" aria-label="Stop generating" hidden>Stop</button>
       </form>
     </div>
+    <dialog id="key-dialog" class="key-dialog" aria-labelledby="key-title">
+      <form id="key-form" class="key-form" novalidate>
+        <h2 id="key-title" class="key-title">API key required</h2>
+        <p id="key-message" class="key-message" role="alert" hidden></p>
+        <label for="key-input" class="key-label">API key</label>
+        <input type="password" id="key-input" class="key-input" autocomplete="off" spellcheck="false">
+        <p class="key-note">Kept in this browser tab only (session storage) and sent to this server only.</p>
+        <div class="key-actions">
+          <button type="button" id="key-cancel" class="button ghost">Cancel</button>
+          <button type="submit" id="key-submit" class="button primary">Use key</button>
+        </div>
+      </form>
+    </dialog>
     <div id="toasts" class="toasts" role="status" aria-live="polite"></div>
     <noscript><p class="noscript">The chat needs JavaScript.</p></noscript>
   </body>

@@ -8,6 +8,7 @@ import type { ServerResponse } from "node:http";
 import type { Middleware } from "polka";
 import sirv from "sirv";
 import type { PluginApi, RequestContext } from "svc";
+import type { chatUiSettings } from "./settings.js";
 import { HttpError } from "svc";
 import { CHAT_UI_CSP, chatPage } from "./page.js";
 import { staticDir } from "./static-dir.js";
@@ -33,7 +34,7 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
     });
 }
 
-export function registerChatUi(kernel: PluginApi): void {
+export function registerChatUi(kernel: PluginApi<typeof chatUiSettings>): void {
   const { chatUiPath: path, rootPath, chatUiDefaultModel } = kernel.settings;
   // An empty path would put sirv in front of every route of the server.
   if (path === "") throw new Error("SERVICE_CHAT_UI_PATH must be a path below the root, such as /chat");

@@ -118,7 +118,8 @@ export class ComponentTool extends Tool {
     const invoke = async (args: Record<string, unknown>, ctx: ToolContext) => {
       const sockets = component.inputSockets;
       const converted = Object.fromEntries(Object.entries(args).map(([key, value]) => [key, convertArgument(value, sockets[key])]));
-      return runNested(component, converted, { name, signal: ctx.signal });
+      // Under the tool call's span: its outgoing calls (a web search) carry the trace context.
+      return runNested(component, converted, { name, signal: ctx.signal, span: ctx.span, tracer: ctx.tracer });
     };
     const parameters = init.parameters ?? (new.target as typeof ComponentTool).generatedParameters(component, init.inputs_from_state ?? null);
     super({ name, description: init.description || name, parameters, function: invoke, outputs_to_string: init.outputs_to_string ?? null, inputs_from_state: init.inputs_from_state ?? null, outputs_to_state: init.outputs_to_state ?? null });

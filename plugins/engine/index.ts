@@ -3,11 +3,11 @@
  * the component registry under ENGINE_REGISTRY (other plugins register their components there) and
  * handles `yaml` deploys.
  */
-import { definePlugin, token, type KernelPlugin } from "svc";
+import { definePlugin, token, yamlStaging, type KernelPlugin } from "svc";
 import { createRegistry } from "./builtins.js";
 import type { EngineRegistry } from "./registry.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";
-import { setDefaultTracer } from "./pipeline/scheduler.js";
+import { engineSettings } from "./settings.js";
 
 /** The engine's component, object and function registry. */
 export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
@@ -15,13 +15,12 @@ export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
 export default function enginePlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:engine",
+    settings: engineSettings,
     setup(kernel) {
       const registry = createRegistry();
       kernel.provide(ENGINE_REGISTRY, registry);
       const resolved = kernel.resolve(ENGINE_REGISTRY);
-      // Pipelines that wrappers run without a tracer report to the kernel's.
-      setDefaultTracer(kernel.tracer);
-      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape));
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape), yamlStaging);
     },
   });
 }
@@ -31,7 +30,7 @@ export { EngineRegistry, TypeRegistry, type ObjectClass, type NamedFunction } fr
 export { Component, socket, variadic, greedyVariadic, output, selectStreamingCallback, serializeValue } from "./component.js";
 export type { ComponentClass, ComponentContext, InputSocket, InputSocketSpec, OutputSocket, OutputSocketSpec, Outputs, SocketKind } from "./component.js";
 export { Pipeline, type PipelineOptions, type RunOptions } from "./pipeline/pipeline.js";
-export { setDefaultTracer, type PipelineResult } from "./pipeline/scheduler.js";
+export type { PipelineResult } from "./pipeline/scheduler.js";
 export * from "./pipeline/errors.js";
 export { loadPipelineYaml, dumpPipelineYaml, parseYaml } from "./yaml.js";
 export { YamlPipeline } from "./yaml-deploy.js";
@@ -85,3 +84,4 @@ export { renderTemplate, templateVariables, compileTemplate, TemplateError } fro
 export * from "./components/sample-components.js";
 export { schemaForTypeString } from "./type-strings.js";
 export { typeRefOf, typeName, type TypeRef } from "./type-ref.js";
+export { engineSettings } from "./settings.js";

@@ -4,7 +4,7 @@
  * tool results and reasoning into extra items (strings or UI events) yielded before the chunk,
  * and `onPipelineEnd(result)` may add a last text. Stopping the iteration aborts the run.
  */
-import { NOOP_TRACER, signalSpan } from "svc";
+import { NOOP_TRACER, signalSpan, signalTracer } from "svc";
 import { Component } from "./component.js";
 import { StreamingChunk } from "./dataclasses/streaming-chunk.js";
 import { parseArguments } from "./dataclasses/chat-message.js";
@@ -62,7 +62,7 @@ export async function* streamingGenerator(options: StreamingGeneratorOptions): A
           const data = inputsByComponent(target, args);
           for (const name of selectStreaming(target, options.streamingComponents)) data[name] = { ...data[name], streaming_callback: callback };
           // The run nests below the caller's run span, found through the caller's signal.
-          return target.run(data, { includeOutputsFrom: options.includeOutputsFrom, signal: controller.signal, parentSpan: signalSpan(options.signal) });
+          return target.run(data, { includeOutputsFrom: options.includeOutputsFrom, signal: controller.signal, parentSpan: signalSpan(options.signal), tracer: signalTracer(options.signal) });
         })()
       : target instanceof Component
         ? Promise.resolve(target.run({ ...args, streaming_callback: callback }, { name: target.type, signal: controller.signal, tracer: NOOP_TRACER }))

@@ -6,7 +6,7 @@
  * name: YAML never carries or evaluates code.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import { messageOf } from "svc";
+import { messageOf, type Span, type Tracer } from "svc";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import type { EngineRegistry, NamedFunction } from "./registry.js";
 import { callableName } from "./callable-names.js";
@@ -19,6 +19,9 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Only with `enable_streaming_callback_passthrough`: the run's streaming callback. */
   streaming_callback?: StreamingCallback;
+  /** The tool call's span and tracer (an Agent's `haystack.agent.step.tool`), when traced. */
+  span?: Span;
+  tracer?: Tracer;
 }
 
 export type ToolFunction = (args: Record<string, any>, ctx: ToolContext) => unknown;
@@ -132,7 +135,11 @@ export class Tool {
       throw new ToolInvocationError(this.name, `Failed to invoke Tool '${this.name}' with parameters ${JSON.stringify(args)}. Error: invalid arguments: ${problems}`);
     }
     try {
-      return await this.function(args, { signal: ctx.signal ?? new AbortController().signal, ...(ctx.streaming_callback ? { streaming_callback: ctx.streaming_callback } : {}) });
+      return await this.function(args, {
+        signal: ctx.signal ?? new AbortController().signal,
+        ...(ctx.streaming_callback ? { streaming_callback: ctx.streaming_callback } : {}),
+        ...(ctx.span ? { span: ctx.span, tracer: ctx.tracer } : {}),
+      });
     } catch (error) {
       throw new ToolInvocationError(this.name, `Failed to invoke Tool '${this.name}' with parameters ${JSON.stringify(args)}. Error: ${messageOf(error)}`, { cause: error });
     }

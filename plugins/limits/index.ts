@@ -7,13 +7,16 @@
  */
 import { REGISTRY, RUN_LIMITS, definePlugin, type KernelPlugin } from "svc";
 import { RunLimiter } from "./limits-interceptor.js";
+import { limitsSettings } from "./settings.js";
 
 export { RunLimiter } from "./limits-interceptor.js";
 export { RunGate } from "./run-gate.js";
+export { limitsSettings } from "./settings.js";
 
 export default function limitsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:limits",
+    settings: limitsSettings,
     setup(kernel) {
       const s = kernel.settings;
       const limiter = new RunLimiter(kernel.resolve(REGISTRY), {

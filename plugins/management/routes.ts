@@ -2,7 +2,7 @@
  * @module The management endpoints: deploy (JSON, multipart, YAML), undeploy and status.
  */
 import type * as v from "valibot";
-import { HttpError, bodyLimits, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
+import { HttpError, bodyLimits, deployErrors, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
 import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean, formLimits } from "./schemas.js";
 
 const tags = ["management"];
@@ -85,7 +85,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
     "GET",
     "/status/:name",
     (c) => {
-      if (!registry.has(c.params.name!)) throw new HttpError(404, `Pipeline '${c.params.name}' not found`);
+      if (!registry.has(c.params.name!)) throw deployErrors.notFound(c.params.name!);
       return { status: "Up!", pipeline: c.params.name };
     },
     { docs: { operationId: "status_pipeline", summary: "Status of one pipeline", tags: ["status"], response: StatusOneResponse } },

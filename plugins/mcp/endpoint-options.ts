@@ -2,10 +2,11 @@
  * @module The endpoint options that come from settings (`SERVICE_MCP_*`), shared by the plugin and
  * by `ToolServer.run`.
  */
-import type { Settings } from "svc";
+import type { SettingValues } from "svc";
+import type { mcpSettings } from "./settings.js";
 import type { McpEndpointOptions } from "./endpoints.js";
 
-export function endpointOptions(settings: Settings): McpEndpointOptions {
+export function endpointOptions(settings: SettingValues<typeof mcpSettings>): McpEndpointOptions {
   return {
     streamableHttp: settings.mcpTransport === "streamable-http",
     sse: settings.mcpTransport !== "stdio",

@@ -99,7 +99,7 @@ export class McpEndpoints {
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: this.options.jsonResponse,
       onsessioninitialized: (id) => {
-        session = this.sessions.add(id, transport);
+        session = this.sessions.add(id, transport, "streamable-http");
       },
     });
     transport.onclose = () => {
@@ -134,7 +134,7 @@ export class McpEndpoints {
   private async openSse(c: RequestContext, messagesPath: string): Promise<void> {
     if (this.sessions.full) return rpcError(c.res, 503, -32000, `Too many open MCP sessions (at most ${this.sessions.maxSessions})`);
     const transport = new SSEServerTransport(messagesPath, c.res);
-    const session = this.sessions.add(transport.sessionId, transport);
+    const session = this.sessions.add(transport.sessionId, transport, "sse");
     session.busy = 1; // alive while its stream is open; the stream's end closes it
     transport.onclose = () => this.sessions.delete(transport.sessionId);
     c.res.once("close", () => void transport.close().catch(() => undefined));

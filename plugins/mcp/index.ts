@@ -11,6 +11,8 @@ import { MANAGEMENT_TOOLS, addManagementTools } from "./management-tools.js";
 import { PipelineTools } from "./pipeline-tools.js";
 import { ToolServer } from "./tool-server.js";
 import { toolAccess } from "./tool-access.js";
+import { mcpSettings } from "./settings.js";
+import type { McpSessionCounts } from "./sessions.js";
 
 export { ToolServer, type ToolAccess, type ToolCaller, type McpTransportKind, type ToolContext, type ToolFn, type ToolOptions, type ToolServerOptions } from "./tool-server.js";
 export { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
@@ -18,9 +20,13 @@ export { McpEndpoints, type McpEndpointOptions } from "./endpoints.js";
 export { ToolError, errorResult, textResult, toToolResult } from "./tool-result.js";
 export { compileSchema, type JsonSchemaObject, type ToolInputSchema } from "./tool-schema.js";
 export { MANAGEMENT_TOOLS } from "./management-tools.js";
+export type { McpSessionCounts, SessionTransport } from "./sessions.js";
 
 /** The tool server of `svc:mcp`, for plugins that add tools to it. */
 export const MCP_TOOL_SERVER = token<ToolServer>("mcp.toolServer");
+
+/** The open and opened MCP sessions by transport (for `/metrics`); registered when HTTP transports are mounted. */
+export const MCP_SESSIONS = token<McpSessionCounts>("mcp.sessions");
 
 export const MCP_SERVER_NAME = "svc-mcp-server";
 
@@ -29,6 +35,7 @@ export default function mcpPlugin(): KernelPlugin {
   let endpoints: McpEndpoints | undefined;
   return definePlugin({
     name: "svc:mcp",
+    settings: mcpSettings,
     setup(api) {
       const settings = api.settings;
       tools = new ToolServer({
@@ -49,6 +56,7 @@ export default function mcpPlugin(): KernelPlugin {
       if (settings.mcpTransport !== "stdio") {
         endpoints = new McpEndpoints(tools, endpointOptions(settings));
         endpoints.mount(api);
+        api.provide(MCP_SESSIONS, endpoints.sessions);
       }
       // The MCP app's health check, unless the app already has one (svc:management's).
       if (!api.resolve(ROUTES).some((r) => r.method === "GET" && r.path === "/status")) {
@@ -61,3 +69,4 @@ export default function mcpPlugin(): KernelPlugin {
     },
   });
 }
+export { mcpSettings } from "./settings.js";

@@ -6,6 +6,7 @@
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createKernel, definePlugin, type Logger, type SettingKey } from "svc";
+import { mcpSettings } from "./settings.js";
 import { McpEndpoints } from "./endpoints.js";
 import { endpointOptions } from "./endpoint-options.js";
 import type { McpTransportKind, ToolServer } from "./tool-server.js";
@@ -48,6 +49,7 @@ export async function runToolServer(tools: ToolServer, options: RunOptions = {})
     plugins: [
       definePlugin({
         name: "svc:mcp-endpoints",
+        settings: mcpSettings,
         setup(api) {
           endpoints = new McpEndpoints(tools, endpointOptions(api.settings));
           endpoints.mount(api);

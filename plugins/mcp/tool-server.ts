@@ -10,7 +10,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { Logger, NOOP_TRACER, type Span, type Tracer } from "svc";
+import { Logger, NOOP_TRACER, remoteParentOf, type Span, type Tracer } from "svc";
 import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
 import { errorResult, textResult, toToolResult } from "./tool-result.js";
 import { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
@@ -117,7 +117,8 @@ export class ToolServer {
   /** Validates the arguments and calls the tool; failures become `isError` results. */
   async callTool(name: string, args: unknown, ctx: Omit<ToolContext, "span">): Promise<CallToolResult> {
     const entry = this.entries.get(name);
-    const span = this.tracer.startSpan("svc.mcp.call_tool", { "svc.mcp.tool.name": name, "svc.mcp.transport": ctx.transport });
+    // A caller's W3C `traceparent` makes the call part of its trace.
+    const span = this.tracer.startSpan("svc.mcp.call_tool", { "svc.mcp.tool.name": name, "svc.mcp.transport": ctx.transport }, remoteParentOf(ctx.headers));
     let result: CallToolResult;
     if (!entry) {
       result = textResult(`Unknown tool '${name}'`, true);

@@ -4,45 +4,53 @@
  * the `traces` scope). HTTP requests are counted and timed by route pattern (the kernel's
  * `answered` hook); runs through the `run` hook, which settles a streamed run when its stream
  * ends (with the time to its first item); streams in flight through the `stream` hook; deploys
- * through the `deploy` hook; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
+ * and their durations through the kernel's `svc.deploy` / `svc.undeploy` spans (deploy-timer.ts),
+ * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
+ * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, RUN_LIMITS, StreamedRun, type KernelPlugin } from "svc";
+import { definePlugin, REGISTRY, RUN_LIMITS, runAborted, StreamedRun, type KernelPlugin } from "svc";
+import { deployTimer } from "./deploy-timer.js";
+import { mcpSessionsOf } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
+import { metricsSettings } from "./settings.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
 
 export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
+    settings: metricsSettings,
     setup(kernel) {
-      // Read at scrape time, so the limits plugin may load before or after this one.
-      const m = new ServiceMetrics(function* () {
-        if (kernel.container.isRegistered(RUN_LIMITS, true)) yield* kernel.resolve(RUN_LIMITS).pipelines();
+      // Both read at scrape time, so svc:mcp and svc:limits may load before or after this plugin.
+      const m = new ServiceMetrics({
+        mcpSessions: mcpSessionsOf(kernel.container),
+        *limits() {
+          if (kernel.container.isRegistered(RUN_LIMITS, true)) yield* kernel.resolve(RUN_LIMITS).pipelines();
+        },
       });
       const registry = kernel.resolve(REGISTRY);
 
-      kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => {
-        m.requests.labels(route, method, String(status)).inc();
-        m.requestSeconds.labels(route, method).observe(durationMs / 1000);
-      });
+      kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => m.routeSeries.answered(route, method, status, durationMs / 1000));
 
-      kernel.hooks.run.tap(async (call, next) => {
-        const inFlight = m.runsInFlight.labels(call.pipeline, call.transport);
-        inFlight.inc();
-        try {
-          const result = await next();
-          const streamed = result instanceof StreamedRun ? result : undefined;
-          const firstItemMs = streamed?.stats.firstItemMs;
-          if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
-          const cancelled = streamed ? streamed.aborted : call.signal.aborted;
-          m.runs.labels(call.pipeline, call.transport, cancelled ? "cancelled" : "succeeded").inc();
-          return result;
-        } catch (error) {
-          m.runs.labels(call.pipeline, call.transport, call.signal.aborted ? "cancelled" : "failed").inc();
-          throw error;
-        } finally {
-          inFlight.dec();
-        }
+      // Not an async function: one promise reaction per run instead of a suspended frame.
+      kernel.hooks.run.tap((call, next) => {
+        const series = m.runSeries.of(call.pipeline, call.transport);
+        series.inFlight.value++;
+        return next().then(
+          (result) => {
+            series.inFlight.value--;
+            const streamed = result instanceof StreamedRun ? result : undefined;
+            const firstItemMs = streamed?.stats.firstItemMs;
+            if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
+            series.outcomes[(streamed ? streamed.aborted : runAborted(call)) ? "cancelled" : "succeeded"].value++;
+            return result;
+          },
+          (error: unknown) => {
+            series.inFlight.value--;
+            series.outcomes[runAborted(call) ? "cancelled" : "failed"].value++;
+            throw error;
+          },
+        );
       });
 
       kernel.hooks.stream.tap({
@@ -52,14 +60,15 @@ export default function metricsPlugin(): KernelPlugin {
         abort: (info) => m.streamsInFlight.labels(info.pipeline, info.transport).dec(),
       });
 
-      kernel.hooks.deploy.deployed.tap(() => {
-        m.deploys.labels("deployed").inc();
-        m.pipelines.set(registry.list().length);
-      });
-      kernel.hooks.deploy.undeployed.tap(() => {
-        m.deploys.labels("undeployed").inc();
-        m.pipelines.set(registry.list().length);
-      });
+      kernel.hooks.trace.tap(
+        deployTimer((action, kind, outcome, seconds) => {
+          m.deploys.labels(action, kind, outcome).inc();
+          m.deploySeconds.labels(action, kind, outcome).observe(seconds);
+        }),
+      );
+      const countPipelines = () => m.pipelines.set(registry.list().length);
+      kernel.hooks.deploy.deployed.tap(countPipelines);
+      kernel.hooks.deploy.undeployed.tap(countPipelines);
 
       kernel.route(
         "GET",
@@ -73,3 +82,4 @@ export default function metricsPlugin(): KernelPlugin {
     },
   });
 }
+export { metricsSettings } from "./settings.js";

@@ -10,6 +10,7 @@ import { MemoryExecutionIndex, type RetentionOptions } from "./memory-index.js";
 import { ExecutionRecorder } from "./recorder.js";
 import { RedisExecutionIndex } from "./redis-index.js";
 import { registerExecutionRoutes } from "./routes.js";
+import { monitoringSettings } from "./settings.js";
 
 export { MemoryExecutionIndex, type RetentionOptions } from "./memory-index.js";
 export { RedisExecutionIndex } from "./redis-index.js";
@@ -19,6 +20,7 @@ export default function monitoringPlugin(): KernelPlugin {
   let recorder: ExecutionRecorder | undefined;
   return definePlugin({
     name: "svc:monitoring",
+    settings: monitoringSettings,
     async setup(kernel) {
       const { settings, log } = kernel;
       let index: ExecutionIndex;
@@ -47,3 +49,4 @@ export default function monitoringPlugin(): KernelPlugin {
     },
   });
 }
+export { monitoringSettings } from "./settings.js";

@@ -6,9 +6,9 @@
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
-import { StreamedRun, messageOf, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
+import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
 import { isoTime, newExecutionId } from "./execution-id.js";
-import { traceIdOf } from "./trace-id.js";
+import { runTraceId } from "./trace-id.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -31,14 +31,14 @@ export class ExecutionRecorder {
     try {
       result = await next();
     } catch (error) {
-      run.finish(call.signal.aborted ? "cancelled" : "failed", error);
+      run.finish(runAborted(call) ? "cancelled" : "failed", error);
       throw error;
     }
     // A stream the client left cancelled the run; one whose consumer had all it needed did not.
     if (result instanceof StreamedRun) run.finish(result.aborted ? "cancelled" : "succeeded");
     // An answer that no one received is not a success to the reader of the index: the caller
     // left (or shutdown gave up on it) before the run returned.
-    else if (call.signal.aborted) run.finish("cancelled", LEFT_BEFORE_ANSWER);
+    else if (runAborted(call)) run.finish("cancelled", LEFT_BEFORE_ANSWER);
     else run.finish("succeeded");
     return result;
   };
@@ -65,7 +65,7 @@ export class ExecutionRecorder {
         ended_at: null,
         duration_ms: null,
         error: null,
-        trace_id: traceIdOf(call.span),
+        trace_id: runTraceId(call),
         request_id: call.requestId ?? null,
       },
       performance.now(),

@@ -2,9 +2,15 @@
  * @module The trace id of the span a run happens under, when the installed tracer exposes one. The
  * kernel's Span contract has no ids, so this reads what tracers commonly offer: a `traceId`
  * property, or OpenTelemetry's `spanContext().traceId`; a fan-out span (several tracers) is
- * searched part by part. No tracer, or a no-op span: null.
+ * searched part by part. Without ids from a tracer, a run whose request carries a valid W3C
+ * `traceparent` is recorded under the caller's trace id; otherwise null.
  */
-import type { Span } from "svc";
+import { remoteParentOf, type RunCall, type Span } from "svc";
+
+/** The trace a run belongs to: its span's, else the caller's `traceparent`'s. */
+export function runTraceId(call: RunCall): string | null {
+  return traceIdOf(call.span) ?? remoteParentOf(call.headers)?.traceId ?? null;
+}
 
 const ALL_ZERO = /^0+$/;
 

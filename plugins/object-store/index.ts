@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import { OBJECT_STORE, definePlugin, type KernelPlugin, type ObjectStore as Store } from "svc";
 import { createObjectStore, OBJECT_STORE_BACKENDS } from "./initialize.js";
+import { objectStoreSettings } from "./settings.js";
 
 const options = v.object({
   backend: v.optional(v.picklist(OBJECT_STORE_BACKENDS)),
@@ -20,6 +21,7 @@ export function objectStorePlugin(): KernelPlugin<v.InferOutput<typeof options>>
   let store: Store | undefined;
   return definePlugin({
     name: "svc:object-store",
+    settings: objectStoreSettings,
     options,
     async setup(kernel, opts) {
       const { settings } = kernel;
@@ -70,3 +72,4 @@ export {
 } from "./decorators.js";
 export { ToolError, errorResult, isErrorResult, descriptionOf, type ToolDefinition, type Parameters, type ParameterSchema } from "./tool-definition.js";
 export type { ObjectStoreBackend } from "svc";
+export { objectStoreSettings } from "./settings.js";

@@ -11,10 +11,11 @@ import { chatFileRefs, resolveFiles } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
 import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
+import type { openaiSettings } from "./settings.js";
 
 export const CHAT_PATHS = ["/v1/chat/completions", "/chat/completions"] as const;
 
-export function registerChatRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
+export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fileStore: () => FileStore = fileStoreOf(kernel)): void {
   const options: ChatAnswerOptions = {
     events: kernel.settings.openaiUiEvents,
     heartbeatMs: kernel.settings.sseHeartbeatMs,

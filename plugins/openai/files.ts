@@ -11,6 +11,7 @@ import { HttpError, OBJECT_STORE, parseOr400, readMultipart, token, type PluginA
 import { MemoryFileStore, fileObject, type FileStore } from "./file-store.js";
 import { ObjectFileStore } from "./object-file-store.js";
 import { contentTypeOf } from "./content-type.js";
+import type { openaiSettings } from "./settings.js";
 
 /** Register a FileStore under this token (before the plugin's first request) to keep files elsewhere. */
 export const FILE_STORE = token<FileStore>("openai.file-store");
@@ -48,7 +49,7 @@ const ListQuery = v.object({
 });
 
 /** The plugin's file store, created on first use (the object store may be provided by a later plugin). */
-export function fileStoreOf(kernel: PluginApi): () => FileStore {
+export function fileStoreOf(kernel: PluginApi<typeof openaiSettings>): () => FileStore {
   let store: FileStore | undefined;
   return () => {
     if (store) return store;
@@ -66,7 +67,7 @@ export function fileStoreOf(kernel: PluginApi): () => FileStore {
   };
 }
 
-export function registerFileRoutes(kernel: PluginApi, storeOf: () => FileStore): void {
+export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, storeOf: () => FileStore): void {
   const maxFileBytes = kernel.settings.filesMaxFileBytes;
   const tags = ["openai"];
   const found = async (c: RequestContext) => {

@@ -10,10 +10,12 @@ import { registerChatRoutes } from "./chat.js";
 import { fileStoreOf, registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
 import { registerResponseRoutes } from "./responses.js";
+import { openaiSettings } from "./settings.js";
 
 export function openaiPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:openai",
+    settings: openaiSettings,
     setup(kernel) {
       const files = fileStoreOf(kernel);
       registerChatRoutes(kernel, files);
@@ -39,3 +41,4 @@ export {
 export { FILE_STORE, FILE_PURPOSES } from "./files.js";
 export { MemoryFileStore, fileObject, type FileStore, type FileRecord, type NewFile } from "./file-store.js";
 export { ChatFile } from "./file-parts.js";
+export { openaiSettings } from "./settings.js";

@@ -14,6 +14,7 @@ import { fileStoreOf } from "./files.js";
 import { isResponseObject, newResponseBase } from "./response-object.js";
 import { normalizeResponseInput } from "./response-input.js";
 import { ResponseState, type ResponseEvent } from "./responses-stream.js";
+import type { openaiSettings } from "./settings.js";
 
 const nullable = <T extends v.GenericSchema>(schema: T, description: string) => v.optional(v.pipe(v.nullable(schema), v.description(description)));
 
@@ -50,7 +51,7 @@ const ResponseObject = v.looseObject({
   incomplete_details: v.nullable(v.unknown()),
 });
 
-export function registerResponseRoutes(kernel: PluginApi, fileStore: () => FileStore = fileStoreOf(kernel)): void {
+export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>, fileStore: () => FileStore = fileStoreOf(kernel)): void {
   // SERVICE_OPENAI_UI_EVENTS=false drops UI events for plain OpenAI clients (read loosely: the
   // setting belongs to the chat side of this plugin).
   const uiEvents = (kernel.settings as unknown as Record<string, unknown>).openaiUiEvents !== false;

@@ -125,7 +125,7 @@ function clientFor(ctx: ToolCallContext | undefined, options: BuildToolOptions):
         : "No platform API key is configured for this tool.",
     );
   }
-  return new PlatformClient({ apiKey, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs });
+  return new PlatformClient({ apiKey, baseUrl: options.baseUrl, timeoutMs: options.timeoutMs, span: ctx?.span });
 }
 
 function withReadableErrors(tool: PlatformTool): PlatformTool {

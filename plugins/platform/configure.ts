@@ -5,7 +5,8 @@
  */
 import * as v from "valibot";
 import { Explorer, ValueError, initializeOrGetInitializedStore, type ExplorerOptions } from "svc/object-store";
-import { settingFields, type ObjectStore } from "svc";
+import type { ObjectStore } from "svc";
+import { platformSettings } from "./settings.js";
 import { buildTool, type PlatformTool } from "./build-tool.js";
 import { ALL_PLATFORM_TOOLS, TOOL_REGISTRY } from "./registry.js";
 import type { ToolServerLike } from "./tool-config.js";
@@ -145,7 +146,7 @@ function withDefaults(own: ExplorerOptions | undefined, global: ExplorerOptions 
 export function clientTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env.PLATFORM_CLIENT_TIMEOUT?.trim();
   if (!raw) return undefined;
-  const field = settingFields.platformClientTimeout;
+  const field = platformSettings.platformClientTimeout;
   const parsed = v.safeParse(field.schema, raw);
   if (!parsed.success) throw new ValueError(`PLATFORM_CLIENT_TIMEOUT must be ${field.accepts} (seconds), got '${raw}'.`);
   return Math.round(parsed.output * 1000);

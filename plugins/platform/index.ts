@@ -12,10 +12,11 @@
  */
 import * as v from "valibot";
 import { OBJECT_STORE, definePlugin, token, type KernelPlugin, type ObjectStore } from "svc";
-import { createObjectStore } from "svc/object-store";
+import { createObjectStore, objectStoreSettings } from "svc/object-store";
 import { PLATFORM_TOOL_SECOND_NAMES, configureMcpServer } from "./configure.js";
 import type { ToolServerLike } from "./tool-config.js";
 import { ALL_PLATFORM_TOOLS } from "./registry.js";
+import { platformSettings } from "./settings.js";
 
 /** The tool server `svc:mcp` provides (the same token as `MCP_TOOL_SERVER` of `svc/mcp`). */
 const MCP_TOOL_SERVER = token<ToolServerLike>("mcp.toolServer");
@@ -37,6 +38,8 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
   let ownStore: ObjectStore | undefined;
   return definePlugin({
     name: "svc:platform",
+    // Without svc:object-store it makes its own store from the same settings.
+    settings: { ...platformSettings, ...objectStoreSettings },
     dependsOn: ["svc:mcp"],
     options,
     async setup(kernel, opts) {
@@ -121,3 +124,4 @@ export { toPage, type Page } from "./client/pagination.js";
 export { OBJECT_STORE_TOOLS, objectStoreTools } from "./tools/store-tools.js";
 export * as tools from "./tools/index.js";
 export { ToolError, ValueError, initializeOrGetInitializedStore } from "svc/object-store";
+export { platformSettings } from "./settings.js";

@@ -3,6 +3,7 @@
  * workspace, fixed arguments) and which memory it gets; a `BaseTool` is the plain function with
  * its prompt and the parameters a model may pass.
  */
+import type { Span } from "svc";
 import type { Parameters, ExplorerOptions } from "svc/object-store";
 import type { PlatformClient } from "./client/platform-client.js";
 
@@ -52,6 +53,8 @@ export interface ToolCallContext {
   /** Lower-cased HTTP headers of the request; `{}` over stdio. */
   readonly headers?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
+  /** The call's span (the tool server's `svc.mcp.call_tool`): platform requests carry its trace context. */
+  readonly span?: Span;
 }
 
 /** The part of the tool server this library uses. */

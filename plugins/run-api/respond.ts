@@ -32,7 +32,7 @@ export async function respond(c: RequestContext, invocation: Invocation): Promis
       // Nothing is sent yet: the failure is the answer, as a wrapper's own failure would be.
       throw pipelineFailure(error);
     }
-    if (!c.signal.aborted) c.send(200, { result: text });
+    if (!c.aborted) c.send(200, { result: text });
     return;
   }
   const items = invocation.stream(KIND);

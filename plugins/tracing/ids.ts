@@ -1,38 +1,39 @@
 /**
- * @module Trace and span ids in OpenTelemetry's format (32 and 16 hex digits) when no
- * OpenTelemetry tracer provides them: a random prefix and a counter, unique across workers and
- * restarts in practice, and far cheaper than drawing random bytes for every span. The counter
- * stays a small integer (fast to format, fixed width); when it runs out the prefix is redrawn.
+ * @module Trace and span ids in the W3C / OpenTelemetry format (32 and 16 hex digits) when no
+ * OpenTelemetry tracer provides them. They are random (W3C Trace Context level 2: a downstream
+ * system may sample or shard on the trace id's bits), drawn from a pooled buffer of
+ * cryptographically random bytes that is refilled in one call every few hundred ids, so a span
+ * costs a slice of the pool rather than a system call. All-zero ids are invalid and redrawn.
  */
-import { randomBytes } from "node:crypto";
+import { randomFillSync } from "node:crypto";
 
-const FIRST = 0x1000_0000;
-const LAST = 0x7fff_ffff;
+const POOL_SIZE = 4096;
+const ZERO_TRACE = "0".repeat(32);
+const ZERO_SPAN = "0".repeat(16);
 
-class IdSource {
-  private prefix = "";
-  private counter = LAST;
+const pool = Buffer.allocUnsafe(POOL_SIZE);
+let offset = POOL_SIZE;
 
-  constructor(private readonly prefixBytes: number) {}
-
-  next(): string {
-    if (++this.counter > LAST) {
-      this.prefix = randomBytes(this.prefixBytes).toString("hex");
-      this.counter = FIRST + Math.floor(Math.random() * 0x1000_0000);
-    }
-    return this.prefix + this.counter.toString(16);
+function randomHex(bytes: number): string {
+  if (offset + bytes > POOL_SIZE) {
+    randomFillSync(pool);
+    offset = 0;
   }
+  const hex = pool.toString("hex", offset, offset + bytes);
+  offset += bytes;
+  return hex;
 }
 
-const traces = new IdSource(12);
-const spans = new IdSource(4);
-
-/** 32 hex digits. */
+/** 32 random hex digits, never all zero. */
 export function newTraceId(): string {
-  return traces.next();
+  let id = randomHex(16);
+  while (id === ZERO_TRACE) id = randomHex(16);
+  return id;
 }
 
-/** 16 hex digits. */
+/** 16 random hex digits, never all zero. */
 export function newSpanId(): string {
-  return spans.next();
+  let id = randomHex(8);
+  while (id === ZERO_SPAN) id = randomHex(8);
+  return id;
 }

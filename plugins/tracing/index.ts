@@ -14,6 +14,7 @@ import { runInterceptor } from "./run-spans.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { registerTracesRoute } from "./traces-route.js";
 import { SvcTracer } from "./tracer.js";
+import { tracingSettings } from "./settings.js";
 
 export { SvcTracer, TracingSpan } from "./tracer.js";
 export { TraceBuffer } from "./trace-buffer.js";
@@ -25,6 +26,7 @@ export default function tracingPlugin(): KernelPlugin {
   let otel: OpenTelemetryExport | undefined;
   return definePlugin({
     name: "svc:tracing",
+    settings: tracingSettings,
     async setup(kernel) {
       const s = kernel.settings;
       otel = await setupOpenTelemetry(kernel.log);
@@ -51,3 +53,4 @@ export default function tracingPlugin(): KernelPlugin {
     },
   });
 }
+export { tracingSettings } from "./settings.js";

@@ -8,7 +8,7 @@
  * ends, so the span ends then, with the consumer's view of the stream (`svc.stream.items`,
  * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
-import { StreamedRun, type Interceptor, type RunCall, type Tags } from "svc";
+import { StreamedRun, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc";
 import { payloadTag } from "./payload.js";
 import type { SvcTracer } from "./tracer.js";
 
@@ -57,7 +57,7 @@ function streamTags(call: RunCall, run: StreamedRun): Tags {
 export function runInterceptor(tracer: SvcTracer, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
   // A promise chain, not an async function: this runs on every request.
   return (call, next) => {
-    const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span);
+    const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span ?? remoteParentOf(call.headers));
     let pending: Promise<unknown>;
     try {
       pending = next({ span });

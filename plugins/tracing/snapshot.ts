@@ -39,6 +39,8 @@ export interface WireTag {
 
 export interface WireSpan {
   span_id: string;
+  /** The parent's id; for the root, the caller's span when the trace continues a caller's (W3C `traceparent`), else null. */
+  parent_span_id: string | null;
   name: string;
   start_time_ms: number;
   duration_ms: number;
@@ -128,6 +130,7 @@ export function normalizeTrace(trace: TraceRecord, slowComponentMs: number, now:
 
   const node = (s: SpanRecord, depth: number): WireSpan => ({
     span_id: s.spanId,
+    parent_span_id: s.parentId ?? null,
     name: s.name,
     start_time_ms: Math.round(s.startMs),
     duration_ms: round(s.elapsedMs(now)),

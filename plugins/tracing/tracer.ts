@@ -9,8 +9,13 @@
  * SERVICE_TRACING_INCLUDE_FRAMEWORK_SPANS is false (they are still exported); span names in
  * SERVICE_TRACING_EXCLUDED_SPANS are dropped everywhere. The children of a span that is not kept
  * attach to its nearest kept ancestor.
+ *
+ * A parent may be the caller's span (a `RemoteSpan` from its `traceparent`): the span then joins
+ * the caller's trace, with the caller's span as its parent. The sampled flag is the exporter's
+ * decision (OpenTelemetry's sampler, parent-based by default); the buffer records every span
+ * whatever the flag says.
  */
-import type { Span, TagValue, Tags, Tracer } from "svc";
+import { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, type Span, type TagValue, type Tags, type Tracer } from "svc";
 import { newSpanId, newTraceId } from "./ids.js";
 import { outcomeTags } from "./outcome.js";
 import { SpanRecord, type TraceBuffer, type TraceRecord } from "./trace-buffer.js";
@@ -19,12 +24,15 @@ import { SpanRecord, type TraceBuffer, type TraceRecord } from "./trace-buffer.j
 export interface ExportedSpan {
   readonly traceId: string;
   readonly spanId: string;
+  /** Whether the exporter samples (records and exports) this span. */
+  readonly sampled: boolean;
   setTag(key: string, value: TagValue): void;
   end(error?: unknown): void;
 }
 
 export interface SpanExporter {
-  start(name: string, tags: Tags | undefined, parent: ExportedSpan | undefined): ExportedSpan;
+  /** `parent`: the exported parent in this process, or the caller's span from its `traceparent`. */
+  start(name: string, tags: Tags | undefined, parent: ExportedSpan | RemoteSpan | undefined): ExportedSpan;
 }
 
 export interface TracerOptions {
@@ -52,6 +60,9 @@ export class TracingSpan extends SpanRecord implements Span {
     /** The nearest kept ancestor in the buffer: this span's parent there. */
     parentId: string | undefined,
     readonly exported: ExportedSpan | undefined,
+    /** W3C trace flags for outgoing calls. */
+    readonly traceFlags: number,
+    readonly traceState: string | undefined,
   ) {
     super(spanId, parentId, name, tags);
   }
@@ -100,6 +111,12 @@ class DroppedSpan implements Span {
   get spanId(): string | undefined {
     return this.parent?.spanId;
   }
+  get traceFlags(): number | undefined {
+    return this.parent?.traceFlags;
+  }
+  get traceState(): string | undefined {
+    return this.parent?.traceState;
+  }
   setTag(): Span {
     return this;
   }
@@ -107,6 +124,16 @@ class DroppedSpan implements Span {
     return this;
   }
   end(): void {}
+}
+
+/**
+ * W3C flags of a new span: sampled as the exporter decided (without one, as the parent was; our
+ * own traces are sampled), and the parent's `random` flag, set for our own (random) trace ids.
+ */
+function traceFlags(parent: TracingSpan | RemoteSpan | undefined, exported: ExportedSpan | undefined): number {
+  const inherited = parent ? parent.traceFlags : TRACE_FLAG_SAMPLED | TRACE_FLAG_RANDOM;
+  if (!exported) return inherited;
+  return (inherited & TRACE_FLAG_RANDOM) | (exported.sampled ? TRACE_FLAG_SAMPLED : 0);
 }
 
 export class SvcTracer implements Tracer {
@@ -128,11 +155,14 @@ export class SvcTracer implements Tracer {
     let p = parent;
     if (p instanceof DroppedSpan) p = p.parent;
     const up = p instanceof TracingSpan ? p : undefined;
-    if (this.excluded.size > 0 && this.excluded.has(name)) return new DroppedSpan(name, up);
+    const remote = up === undefined && p instanceof RemoteSpan ? p : undefined;
+    if (this.excluded.size > 0 && this.excluded.has(name)) return up || !remote ? new DroppedSpan(name, up) : remote;
 
-    const exported = this.exporter?.start(name, tags, up?.exported);
-    const traceId = exported?.traceId ?? up?.traceId ?? newTraceId();
-    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), up?.bufferId, exported);
+    const exported = this.exporter?.start(name, tags, up ? up.exported : remote);
+    const traceId = exported?.traceId ?? up?.traceId ?? remote?.traceId ?? newTraceId();
+    const parentId = up ? up.bufferId : remote?.spanId;
+    const traceState = up ? up.traceState : remote?.traceState;
+    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), parentId, exported, traceFlags(up ?? remote, exported), traceState);
     const buffer = this.buffer;
     if (buffer !== undefined) {
       span.trace = up?.trace;

@@ -4,7 +4,8 @@
  * SERVICE_TRACING_DEFAULT_LIMIT, capped at min(100, SERVICE_TRACING_MAX_LIMIT, buffer capacity).
  */
 import * as v from "valibot";
-import { parseOr400, type PluginApi, type Settings } from "svc";
+import { parseOr400, type PluginApi, type SettingValues } from "svc";
+import type { tracingSettings } from "./settings.js";
 import { snapshot } from "./snapshot.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 
@@ -24,6 +25,7 @@ const Query = v.object({
 const Tag = v.object({ key: v.string(), value: v.string() });
 const SpanNode: v.GenericSchema = v.object({
   span_id: v.string(),
+  parent_span_id: v.nullable(v.string()),
   name: v.string(),
   start_time_ms: v.number(),
   duration_ms: v.number(),
@@ -51,11 +53,11 @@ const Snapshot = v.object({
   config: v.object({ buffer_capacity: v.number(), fetch_limit: v.number(), slow_component_ms: v.number(), scope: v.literal("process") }),
 });
 
-export function fetchLimit(settings: Pick<Settings, "tracingMaxLimit" | "tracingBufferCapacity">): number {
+export function fetchLimit(settings: Pick<SettingValues<typeof tracingSettings>, "tracingMaxLimit" | "tracingBufferCapacity">): number {
   return Math.min(HARD_LIMIT, settings.tracingMaxLimit, settings.tracingBufferCapacity);
 }
 
-export function registerTracesRoute(kernel: PluginApi, buffer: TraceBuffer): void {
+export function registerTracesRoute(kernel: PluginApi<typeof tracingSettings>, buffer: TraceBuffer): void {
   const s = kernel.settings;
   const cap = fetchLimit(s);
   const config = { buffer_capacity: buffer.capacity, fetch_limit: cap, slow_component_ms: s.tracingSlowComponentMs, scope: "process" as const };

@@ -163,6 +163,7 @@ test("an interceptor that throws is attributed; an HttpError passes unchanged", 
     assert.unreachable();
   } catch (error) {
     assert.match((error as Error).message, "Hook 'run' tapped by plugin 'limits' failed: quota exceeded");
+    assert.equal([(error as KernelError).plugin, (error as KernelError).hook], ["limits", "run"], "named as fields too");
   }
   const { hooks: h2 } = makeHooks();
   const limited = new HttpError(429, "slow down");
@@ -174,6 +175,8 @@ test("an interceptor that throws is attributed; an HttpError passes unchanged", 
     assert.unreachable();
   } catch (error) {
     assert.is(error, limited);
+    assert.is(limited.message, "slow down");
+    assert.equal([limited.plugin, limited.hook], ["limits", "run"]);
   }
 });
 
@@ -296,6 +299,7 @@ test("a throwing item tap fails the stream, attributed; a throwing observer is o
     assert.unreachable();
   } catch (error) {
     assert.match((error as Error).message, "Hook 'stream.item' tapped by plugin 'bad-item' failed: cannot");
+    assert.equal([(error as KernelError).plugin, (error as KernelError).hook], ["bad-item", "stream.item"]);
   }
 });
 
@@ -365,6 +369,26 @@ test("several tracers each see the whole span tree", () => {
   }
 });
 
+test("a fan-out span takes its ids from the first tracer that assigns them, whatever the order", () => {
+  const { hooks } = makeHooks();
+  const ids: Tracer = { startSpan: (name) => Object.assign(NOOP_TRACER.startSpan(name), { traceId: "ab".repeat(16), spanId: "cd".repeat(8) }) };
+  hooks.trace.tap("metrics", NOOP_TRACER); // timing only, no ids
+  hooks.trace.tap("tracing", ids);
+  const root = hooks.trace.tracer.startSpan("svc.run");
+  assert.is(root.traceId, "ab".repeat(16));
+  assert.is(root.spanId, "cd".repeat(8));
+});
+
+test("a span one tracer made itself is the parent of the fan-out's child in that tracer", () => {
+  const { hooks } = makeHooks();
+  const a = new RecordingTracer();
+  hooks.trace.tap("tracing", a);
+  hooks.trace.tap("metrics", NOOP_TRACER);
+  const own = a.startSpan("svc.run"); // as a plugin starts its run span, with its own tracer
+  hooks.trace.tracer.startSpan("engine.component", {}, own).end();
+  assert.equal(a.spans.map((s) => [s.name, s.parent]), [["svc.run", undefined], ["engine.component", "svc.run"]]);
+});
+
 // ---- auth: first decision wins, then the container's policy
 
 const accessRequest = (scope: "traces" | "admin" | "run", state: Record<string, unknown> = {}) =>
@@ -372,8 +396,8 @@ const accessRequest = (scope: "traces" | "admin" | "run", state: Record<string, 
 
 test("default policies: run and admin allowed (traces: operator access, see operator-access.test)", async () => {
   const { hooks } = makeHooks();
-  assert.equal(await hooks.auth.authorize(accessRequest("run")), { allow: true });
-  assert.equal(await hooks.auth.authorize(accessRequest("admin")), { allow: true });
+  assert.equal(await hooks.auth.call(accessRequest("run")), { allow: true });
+  assert.equal(await hooks.auth.call(accessRequest("admin")), { allow: true });
 });
 
 test("an auth tap short-circuits with 403; taps returning undefined fall through", async () => {
@@ -384,15 +408,15 @@ test("an auth tap short-circuits with 403; taps returning undefined fall through
     return undefined;
   });
   hooks.auth.tap("admin-lock", (r) => (r.scope === "admin" ? deny(403, "admin is locked") : undefined));
-  assert.equal(await hooks.auth.authorize(accessRequest("admin")), { allow: false, status: 403, message: "admin is locked" });
-  assert.equal(await hooks.auth.authorize(accessRequest("run")), allow());
+  assert.equal(await hooks.auth.call(accessRequest("admin")), { allow: false, status: 403, message: "admin is locked" });
+  assert.equal(await hooks.auth.call(accessRequest("run")), allow());
   assert.equal(asked, ["admin", "run"]);
 });
 
 test("the scope's policy is resolved from the container, so it can be swapped", async () => {
   const { hooks, container: c } = makeHooks();
   c.register(TRACE_ACCESS, { useValue: () => deny(403, "not on the operator list") });
-  assert.equal(await hooks.auth.authorize(accessRequest("traces", { tracing_operator: true })), {
+  assert.equal(await hooks.auth.call(accessRequest("traces", { tracing_operator: true })), {
     allow: false,
     status: 403,
     message: "not on the operator list",
@@ -401,7 +425,7 @@ test("the scope's policy is resolved from the container, so it can be swapped", 
 
 test("a scope without a policy is refused", async () => {
   const { hooks } = makeHooks();
-  const d = await hooks.auth.authorize({ scope: "billing" as never, state: {}, req: {} as never });
+  const d = await hooks.auth.call({ scope: "billing" as never, state: {}, req: {} as never });
   assert.equal(d, { allow: false, status: 403, message: "No access policy is configured for scope 'billing'." });
 });
 

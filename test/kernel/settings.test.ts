@@ -3,7 +3,15 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KernelError, loadSettings, readConfigFile, readDotEnv, settingFields } from "svc";
+import { KernelError, kernelSettings, loadSettings as loadFields, readConfigFile, readDotEnv, type SettingSources } from "svc";
+import { cliSettings } from "../../cli/cli-settings.js";
+import { mcpSettings } from "../../plugins/mcp/settings.js";
+import { monitoringSettings } from "../../plugins/monitoring/settings.js";
+import { tracingSettings } from "../../plugins/tracing/settings.js";
+
+/** The kernel's settings and some plugins', read as one table (as the kernel does at boot). */
+const settingFields = { ...kernelSettings, ...cliSettings, ...mcpSettings, ...tracingSettings, ...monitoringSettings };
+const loadSettings = (sources: SettingSources = {}) => loadFields(sources, settingFields);
 
 const tmp = () => mkdtempSync(join(tmpdir(), "svc-settings-"));
 

@@ -1,6 +1,9 @@
-// The two calls the UI makes to the OpenAI-compatible endpoints of the same server: the model list
-// and a streamed chat completion. Every failure becomes a ChatError with a message fit to show a
-// person: the server's own error message with its status, or what went wrong with the connection.
+// The calls the UI makes to the OpenAI-compatible endpoints of the same server: the model list, a
+// streamed chat completion, file uploads. Every failure becomes a ChatError with a message fit to
+// show a person: the server's own error message with its status, or what went wrong with the
+// connection. Each call carries the API key when there is one; a 401 or 403 asks for a key
+// (through the prompt the page installs) and, once one is entered, sends the request again.
+import { currentKey, forgetKey, withKey } from "./api-key.js";
 import { sseData } from "./sse.js";
 
 export class ChatError extends Error {
@@ -33,14 +36,43 @@ function connectionError(error, what) {
   return new ChatError(`${what}: ${error instanceof Error ? error.message : String(error)}`, 0);
 }
 
+/**
+ * Asks the person for a key after `refusal` (a 401 or 403 ChatError); `sentKey` tells whether the
+ * refused request carried one. Resolves true once a key was entered. Installed by the page.
+ * @type {(refusal: ChatError, sentKey: boolean) => Promise<boolean>}
+ */
+let askForKey = async () => false;
+
+/** @param {typeof askForKey} prompt */
+export function setKeyPrompt(prompt) {
+  askForKey = prompt;
+}
+
+/**
+ * `fetch` with the API key; a 401 or 403 asks for a key and tries again with it (the bodies sent
+ * here, strings and FormData, can be sent twice). A refused key is forgotten.
+ * @returns {Promise<Response>} an answer other than 401/403, or throws a ChatError
+ */
+async function request(url, init, what) {
+  for (;;) {
+    const key = currentKey();
+    let response;
+    try {
+      response = await fetch(url, { ...init, headers: withKey(url, init.headers) });
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw connectionError(error, what);
+    }
+    if (response.status !== 401 && response.status !== 403) return response;
+    const refusal = await errorFrom(response);
+    if (response.status === 401 && key) forgetKey(key);
+    if (init.signal?.aborted || !(await askForKey(refusal, key !== ""))) throw refusal;
+  }
+}
+
 /** @returns {Promise<string[]>} the chat-capable pipelines, in deploy order */
 export async function listModels(apiBase) {
-  let response;
-  try {
-    response = await fetch(`${apiBase}/v1/models`, { headers: { accept: "application/json" } });
-  } catch (error) {
-    throw connectionError(error, "Could not reach the server");
-  }
+  const response = await request(`${apiBase}/v1/models`, { headers: { accept: "application/json" } }, "Could not reach the server");
   if (!response.ok) throw await errorFrom(response);
   const list = await response.json();
   return (Array.isArray(list?.data) ? list.data : []).map((m) => String(m.id));
@@ -52,18 +84,13 @@ export async function listModels(apiBase) {
  * through `signal` throws the abort error unchanged.
  */
 export async function* streamCompletion(apiBase, { model, messages }, signal) {
-  let response;
-  try {
-    response = await fetch(`${apiBase}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ model, messages, stream: true }),
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw connectionError(error, "Could not reach the server");
-  }
+  const init = {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({ model, messages, stream: true }),
+    signal,
+  };
+  const response = await request(`${apiBase}/v1/chat/completions`, init, "Could not reach the server");
   if (!response.ok) throw await errorFrom(response);
   if (!response.body) throw new ChatError("The server sent an empty answer", response.status);
   try {
@@ -97,20 +124,15 @@ export async function uploadFile(apiBase, file, signal) {
   const form = new FormData();
   form.set("purpose", "user_data");
   form.set("file", file, file.name);
-  let response;
-  try {
-    response = await fetch(`${apiBase}/v1/files`, { method: "POST", body: form, signal });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw connectionError(error, "Could not upload the file");
-  }
+  const response = await request(`${apiBase}/v1/files`, { method: "POST", body: form, signal }, "Could not upload the file");
   if (!response.ok) throw await errorFrom(response);
   return response.json();
 }
 
 /** Deletes an uploaded file that was never sent; failures do not matter (the file expires anyway). */
 export function deleteFile(apiBase, id) {
-  return fetch(`${apiBase}/v1/files/${encodeURIComponent(id)}`, { method: "DELETE" }).then(
+  const url = `${apiBase}/v1/files/${encodeURIComponent(id)}`;
+  return fetch(url, { method: "DELETE", headers: withKey(url) }).then(
     () => undefined,
     () => undefined,
   );

@@ -1,10 +1,13 @@
 // The chat page: picks a pipeline, sends the conversation to the chat completions endpoint and
 // draws the streamed answer with its UI events. Configuration comes from the page's data
 // attributes: `data-api-base` (the root path the server is served under) and
-// `data-default-model` (SERVICE_CHAT_UI_DEFAULT_MODEL).
-import { ChatError, listModels, streamCompletion } from "./api.js";
+// `data-default-model` (SERVICE_CHAT_UI_DEFAULT_MODEL). When the server requires an API key
+// (svc:auth), a refused request opens the key prompt and is sent again with the key entered.
+import { currentKey } from "./api-key.js";
+import { ChatError, listModels, setKeyPrompt, streamCompletion } from "./api.js";
 import { Attachments } from "./attachments.js";
 import { FollowScroll } from "./follow-scroll.js";
+import { KeyDialog } from "./key-dialog.js";
 import { AssistantView, userView } from "./message-view.js";
 import { ConversationStore } from "./store.js";
 import { showToast } from "./toasts.js";
@@ -25,6 +28,8 @@ const ui = {
   attach: $("attach"),
   fileInput: $("file-input"),
   attachments: $("attachments"),
+  keyButton: $("key-button"),
+  keyDialog: $("key-dialog"),
 };
 const apiBase = document.body.dataset.apiBase ?? "";
 const defaultModel = document.body.dataset.defaultModel ?? "";
@@ -38,6 +43,22 @@ let waitingForUploads = false;
 const save = () => store.save(state);
 const toast = (level, text) => showToast(ui.toasts, level, text);
 const attachments = new Attachments(ui.attachments, apiBase, (message) => toast("error", message));
+const keyDialog = new KeyDialog(ui.keyDialog);
+
+// ---- the API key
+
+/** Why the key is asked for: none sent yet, a key the server refused, or one without the right. */
+function keyReason(refusal, sentKey) {
+  if (refusal.status === 403) return `This key may not do that. ${refusal.message} Enter a key that may, or cancel.`;
+  if (sentKey) return `The server did not accept that key. ${refusal.message} Check it and try again.`;
+  return "This server requires an API key.";
+}
+
+setKeyPrompt(async (refusal, sentKey) => {
+  ui.keyButton.hidden = false; // the server uses keys: let the person change theirs later
+  return keyDialog.ask(keyReason(refusal, sentKey), sentKey);
+});
+ui.keyButton.hidden = currentKey() === "";
 
 // ---- the conversation
 
@@ -236,6 +257,12 @@ ui.picker.addEventListener("change", () => {
   state.model = ui.picker.value;
   save();
   ui.input.focus();
+});
+
+ui.keyButton.addEventListener("click", async () => {
+  if (!(await keyDialog.ask(""))) return;
+  toast("success", "The new key is used from now on.");
+  if (ui.picker.disabled) void loadModels();
 });
 
 ui.newChat.addEventListener("click", () => {

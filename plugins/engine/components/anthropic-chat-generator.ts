@@ -13,6 +13,7 @@ type Sdk = typeof import("@anthropic-ai/sdk");
 let sdk: Promise<Sdk> | undefined;
 const loadSdk = () => (sdk ??= import("@anthropic-ai/sdk"));
 import * as v from "valibot";
+import { traceHeaders } from "svc";
 import { Component, selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
@@ -142,7 +143,9 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
     const callback = selectStreamingCallback(p.streaming_callback, inputs.streaming_callback);
     const key = this.readKey();
     if (!key) throw new Error(`AnthropicChatGenerator '${ctx.name}' has no Anthropic API key: set the environment variable ${this.apiKey.envVars.join(" or ") || "ANTHROPIC_API_KEY"}, or pass api_key.`);
-    const options = { signal: ctx.signal, ...(headers ? { headers: headers as Record<string, string> } : {}) };
+    // The W3C trace context of the component's span, unless extra_headers set their own.
+    const trace = traceHeaders(ctx.span);
+    const options = { signal: ctx.signal, ...(headers || trace ? { headers: { ...trace, ...(headers as Record<string, string> | undefined) } } : {}) };
     const client = await this.connect(key);
     const errors = await loadSdk();
     try {

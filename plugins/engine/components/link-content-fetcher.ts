@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import * as v from "valibot";
+import { traceHeaders } from "svc";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream } from "../dataclasses/document.js";
 
@@ -64,9 +65,10 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
     const urls = inputs.urls ?? [];
     const raise = this.initParameters.raise_on_failure;
     // One URL: a failure raises, or yields an empty stream. Several: a failure is skipped when raising is on.
+    const trace = traceHeaders(ctx.span);
     const results = await mapLimited(urls, MAX_PARALLEL, async (url) => {
       try {
-        return await this.fetchOne(url, ctx.signal);
+        return await this.fetchOne(url, ctx.signal, trace);
       } catch (error) {
         if (ctx.signal.aborted) throw ctx.signal.reason ?? error;
         if (raise && urls.length === 1) throw error;
@@ -81,7 +83,8 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
     return { streams: results.filter((s): s is ByteStream => s !== null) };
   }
 
-  private async fetchOne(url: string, signal: AbortSignal): Promise<ByteStream> {
+  /** `trace`: the W3C trace context headers of the component's span, when traced. */
+  private async fetchOne(url: string, signal: AbortSignal, trace: Record<string, string> | undefined): Promise<ByteStream> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -94,7 +97,7 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
     for (let attempt = 1; ; attempt++) {
       try {
         // Each failed attempt switches to the next user agent.
-        return await this.attempt(url, agents[(attempt - 1) % agents.length]!, signal);
+        return await this.attempt(url, agents[(attempt - 1) % agents.length]!, signal, trace);
       } catch (error) {
         if (signal.aborted || !(error instanceof RetryableError) || attempt >= attempts) throw error;
         await sleep(backoffSeconds(attempt) * this.initParameters.retry_backoff_factor * 1000, undefined, { signal });
@@ -102,7 +105,7 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
     }
   }
 
-  private async attempt(url: string, userAgent: string, signal: AbortSignal): Promise<ByteStream> {
+  private async attempt(url: string, userAgent: string, signal: AbortSignal, trace: Record<string, string> | undefined): Promise<ByteStream> {
     const { timeout, request_headers, max_content_bytes: cap } = this.initParameters;
     const timer = AbortSignal.timeout(timeout * 1000);
     const combined = AbortSignal.any([signal, timer]);
@@ -111,6 +114,7 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
       return new RetryableError(timer.aborted ? `Timed out after ${timeout}s ${what} ${url}` : `${what} ${url} failed: ${causeOf(error)}`);
     };
     const headers = new Headers(REQUEST_HEADERS);
+    for (const name in trace) headers.set(name, trace[name]!);
     for (const [name, value] of Object.entries(request_headers ?? {})) headers.set(name, value);
     headers.set("User-Agent", userAgent);
     let response: Response;

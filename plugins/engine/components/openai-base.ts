@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { traceHeaders } from "svc";
 import { Component, type ComponentContext } from "../component.js";
 import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
@@ -122,6 +123,15 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     return this.connection;
   }
 
+  /**
+   * The per-request options of every API call: the run's signal, and the W3C `traceparent` of the
+   * component's span (nothing without a tracer), so the provider's side joins the trace.
+   */
+  protected requestOptions(ctx: ComponentContext): { signal: AbortSignal; headers?: Record<string, string> } {
+    const headers = traceHeaders(ctx.span);
+    return headers ? { signal: ctx.signal, headers } : { signal: ctx.signal };
+  }
+
   /** `OpenAIChatGenerator 'llm'`, for error messages. */
   private label(ctx: ComponentContext): string {
     return `${this.constructor.name} '${ctx.name}'`;
@@ -165,12 +175,12 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     const body = { ...request, model: this.initParameters.model };
     try {
       if (!callback) {
-        const completion = await client.chat.completions.create({ ...body, stream: false }, { signal: ctx.signal });
+        const completion = await client.chat.completions.create({ ...body, stream: false }, this.requestOptions(ctx));
         return messagesFromCompletion(completion, warn);
       }
       if (typeof body.n === "number" && body.n > 1) throw new Error(`${this.label(ctx)}: cannot stream multiple responses, please set n=1.`);
       const streamOptions = { include_usage: true, ...(request.stream_options as object | undefined) };
-      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: streamOptions }, { signal: ctx.signal });
+      const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: streamOptions }, this.requestOptions(ctx));
       const chunks: StreamingChunk[] = [];
       const componentInfo = { type: this.type, name: ctx.name };
       for await (const raw of stream) {

@@ -39,7 +39,7 @@ export abstract class OpenAIEmbedderBase<P extends OpenAIEmbedderParams = OpenAI
     const p = this.initParameters;
     const request: OpenAI.EmbeddingCreateParams = { model: p.model, input, encoding_format: "float" };
     if (p.dimensions != null) request.dimensions = p.dimensions;
-    const response = await this.callApi(ctx, (client) => client.embeddings.create(request, { signal: ctx.signal }));
+    const response = await this.callApi(ctx, (client) => client.embeddings.create(request, this.requestOptions(ctx)));
     return { embeddings: response.data.map((d) => d.embedding), model: response.model, usage: { ...response.usage } };
   }
 }

@@ -89,10 +89,10 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
     const { client } = this.connect();
     try {
       if (!callback) {
-        const response = await client.responses.create({ ...body, stream: false } as any, { signal: ctx.signal });
+        const response = await client.responses.create({ ...body, stream: false } as any, this.requestOptions(ctx));
         return { replies: [messageFromResponse(response as any, warn)] };
       }
-      const stream = await client.responses.create({ ...body, stream: true } as any, { signal: ctx.signal });
+      const stream = await client.responses.create({ ...body, stream: true } as any, this.requestOptions(ctx));
       const chunks: StreamingChunk[] = [];
       const info = { type: this.type, name: ctx.name };
       for await (const event of stream as unknown as AsyncIterable<Record<string, any>>) {

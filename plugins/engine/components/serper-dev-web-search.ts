@@ -7,6 +7,7 @@
  * endpoint than https://google.serper.dev/search.
  */
 import * as v from "valibot";
+import { traceHeaders } from "svc";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
@@ -71,7 +72,7 @@ export class SerperDevWebSearch extends Component<v.InferOutput<typeof Init>> {
     const timer = AbortSignal.timeout(TIMEOUT_MS);
     let response: Response;
     try {
-      response = await fetch(url, { method: "POST", headers: { "X-API-KEY": key, "content-type": "application/json" }, body: JSON.stringify(payload), signal: ctx ? AbortSignal.any([ctx.signal, timer]) : timer });
+      response = await fetch(url, { method: "POST", headers: { ...traceHeaders(ctx?.span), "X-API-KEY": key, "content-type": "application/json" }, body: JSON.stringify(payload), signal: ctx ? AbortSignal.any([ctx.signal, timer]) : timer });
     } catch (error) {
       if (ctx?.signal.aborted) throw ctx.signal.reason ?? error;
       if (timer.aborted) throw new Error("Request to SerperDevWebSearch timed out.", { cause: error });

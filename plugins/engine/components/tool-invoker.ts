@@ -65,7 +65,7 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
     const span = o.tracer?.startSpan("haystack.agent.step.tool", { "haystack.tool.name": tool.name, "haystack.tool.description": tool.description }, o.parentSpan);
     try {
       if (signal.aborted) throw signal.reason;
-      const value = await tool.invoke(withStateInputs(tool, call.arguments, o.state), { signal, ...(o.passthrough && o.callback ? { streaming_callback: o.callback } : {}) });
+      const value = await tool.invoke(withStateInputs(tool, call.arguments, o.state), { signal, span, tracer: o.tracer, ...(o.passthrough && o.callback ? { streaming_callback: o.callback } : {}) });
       span?.end();
       return { ok: true, value };
     } catch (cause) {

@@ -6,7 +6,7 @@
  * converted where the connection needs it; the result holds unconsumed outputs and the full outputs
  * of `includeOutputsFrom`.
  */
-import { messageOf, NOOP_TRACER, signalSpan, type Span, type Tracer } from "svc";
+import { messageOf, NOOP_TRACER, signalSpan, signalTracer, type Span, type Tracer } from "svc";
 import type { InputSocket } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { Conversion } from "../type-ref.js";
@@ -17,13 +17,6 @@ import { distributeInput } from "./run-input.js";
 import { topologicalRanks } from "./topology.js";
 
 export type PipelineResult = Record<string, Record<string, unknown>>;
-
-let defaultTracer: Tracer = NOOP_TRACER;
-
-/** The tracer runs use when none is given: the engine plugin sets the kernel's (a no-op until tracing is on). */
-export function setDefaultTracer(tracer: Tracer): void {
-  defaultTracer = tracer;
-}
 
 function convert(value: unknown, steps: readonly Conversion[] | undefined, where: string): unknown {
   let v = value;
@@ -42,7 +35,8 @@ function convert(value: unknown, steps: readonly Conversion[] | undefined, where
 }
 
 export async function runPipeline(pipeline: Pipeline, data: Record<string, unknown>, options: RunOptions): Promise<Record<string, Record<string, unknown>>> {
-  const tracer = options.tracer ?? defaultTracer;
+  // Without a tracer given, the kernel's that traced the caller's run (found through its signal).
+  const tracer = options.tracer ?? signalTracer(options.signal) ?? NOOP_TRACER;
   const signal = options.signal ?? new AbortController().signal;
   const limit = Math.max(1, options.concurrencyLimit ?? 4);
   const includeFrom = new Set(options.includeOutputsFrom ?? []);

@@ -2,10 +2,12 @@
  * @module The platform API client: Bearer key, base URL, a time-out per call (searches get a
  * longer one), JSON in and out, typed errors mapped from the status. It speaks plain
  * `node:http(s)` because the component-schema endpoint wants a JSON body on a GET, which
- * `fetch` refuses to send.
+ * `fetch` refuses to send. A client made for a traced call (`span`) sends the W3C `traceparent`
+ * (and `tracestate`) of that span with every request.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { traceHeaders, type Span } from "svc";
 import { PlatformConnectionError, RequestTimeoutError, apiErrorFor } from "./errors.js";
 
 export const DEFAULT_PLATFORM_API_URL = "https://api.cloud.deepset.ai/api";
@@ -19,6 +21,8 @@ export interface PlatformClientOptions {
   /** Per-call time-out in milliseconds (default 30 s). */
   timeoutMs?: number;
   userAgent?: string;
+  /** The span the client's requests are made under (a tool call's): its trace context is sent. */
+  span?: Span;
 }
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -46,6 +50,7 @@ export class PlatformClient {
   readonly timeoutMs: number;
   private readonly apiKey: string;
   private readonly userAgent: string;
+  private readonly traceHeaders: Record<string, string> | undefined;
 
   constructor(options: PlatformClientOptions) {
     if (!options.apiKey) throw new Error("A platform API key is required.");
@@ -53,6 +58,7 @@ export class PlatformClient {
     this.baseUrl = (options.baseUrl || DEFAULT_PLATFORM_API_URL).replace(/\/+$/, "");
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.userAgent = options.userAgent ?? "svc-platform-tools";
+    this.traceHeaders = traceHeaders(options.span);
   }
 
   /** `path` is relative to the base URL (`v1/workspaces/x/pipelines`). Never throws for a status. */
@@ -65,6 +71,7 @@ export class PlatformClient {
       authorization: `Bearer ${this.apiKey}`,
       accept: "application/json,text/plain,*/*",
       "user-agent": this.userAgent,
+      ...this.traceHeaders,
       ...(body === undefined ? {} : { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }),
       ...options.headers,
     };

@@ -1,11 +1,12 @@
 /**
  * @module The bridge from svc spans to an OpenTelemetry tracer: each svc span becomes an OTel span
- * under its parent's (or under the host's active span for a root), with tags as attributes and
- * failures recorded as exceptions with an error status. Its ids are the ones svc records, so a
- * trace id in `GET /traces` is the one a collector shows.
+ * under its parent's, under the caller's span from its `traceparent` (a remote parent, so the
+ * SDK's sampler decides as for any remote parent: parent-based by default), or under the host's
+ * active span for a root; tags become attributes and failures exceptions with an error status.
+ * Its ids are the ones svc records, so a trace id in `GET /traces` is the one a collector shows.
  */
 import type * as otel from "@opentelemetry/api";
-import type { TagValue, Tags } from "svc";
+import { RemoteSpan, type TagValue, type Tags } from "svc";
 import { boundedJson } from "../render.js";
 import type { ExportedSpan, SpanExporter } from "../tracer.js";
 
@@ -32,6 +33,7 @@ function attributes(tags: Tags | undefined): otel.Attributes | undefined {
 class OtelSpan implements ExportedSpan {
   readonly traceId: string;
   readonly spanId: string;
+  readonly sampled: boolean;
 
   constructor(
     readonly span: otel.Span,
@@ -40,6 +42,7 @@ class OtelSpan implements ExportedSpan {
     const context = span.spanContext();
     this.traceId = context.traceId;
     this.spanId = context.spanId;
+    this.sampled = (context.traceFlags & api.TraceFlags.SAMPLED) !== 0;
   }
 
   setTag(key: string, value: TagValue): void {
@@ -62,9 +65,23 @@ export class OtelExporter implements SpanExporter {
     private readonly tracer: otel.Tracer,
   ) {}
 
-  start(name: string, tags: Tags | undefined, parent: ExportedSpan | undefined): ExportedSpan {
+  start(name: string, tags: Tags | undefined, parent: ExportedSpan | RemoteSpan | undefined): ExportedSpan {
     const { api } = this;
-    const context = parent instanceof OtelSpan ? api.trace.setSpan(api.ROOT_CONTEXT, parent.span) : api.context.active();
+    let context: otel.Context;
+    if (parent instanceof OtelSpan) context = api.trace.setSpan(api.ROOT_CONTEXT, parent.span);
+    else if (parent instanceof RemoteSpan) context = api.trace.setSpanContext(api.ROOT_CONTEXT, this.remoteContext(parent));
+    else context = api.context.active();
     return new OtelSpan(this.tracer.startSpan(name, { attributes: attributes(tags) }, context), api);
+  }
+
+  private remoteContext(remote: RemoteSpan): otel.SpanContext {
+    return {
+      traceId: remote.traceId,
+      spanId: remote.spanId,
+      // OpenTelemetry knows the sampled bit only.
+      traceFlags: remote.sampled ? this.api.TraceFlags.SAMPLED : this.api.TraceFlags.NONE,
+      traceState: remote.traceState ? this.api.createTraceState(remote.traceState) : undefined,
+      isRemote: true,
+    };
   }
 }

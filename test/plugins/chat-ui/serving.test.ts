@@ -3,11 +3,11 @@ import * as assert from "uvu/assert";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { loadSettings } from "svc";
 import chatUiPlugin from "../../../plugins/chat-ui/index.js";
 import { CHAT_UI_CSP } from "../../../plugins/chat-ui/page.js";
 import { staticDir } from "../../../plugins/chat-ui/static-dir.js";
 import { defaultPluginSpecs } from "../../../cli/default-plugins.js";
+import { loadLauncherSettings } from "../../../cli/cli-settings.js";
 import { repoRoot, startSvc } from "../../helpers/cli.js";
 import { startKernel, type TestKernel } from "../../helpers/kernel.js";
 
@@ -21,8 +21,8 @@ async function withUi(fn: (k: TestKernel) => Promise<void>, settings: Record<str
 }
 
 test("svc run serves /chat only with --with-chat-ui or SERVICE_CHAT_UI_ENABLED", async () => {
-  assert.not.ok(defaultPluginSpecs(loadSettings({})).some((s) => s.use === "svc:chat-ui"));
-  assert.ok(defaultPluginSpecs(loadSettings({ flags: { chatUiEnabled: true } })).some((s) => s.use === "svc:chat-ui"));
+  assert.not.ok(defaultPluginSpecs(loadLauncherSettings({})).some((s) => s.use === "svc:chat-ui"));
+  assert.ok(defaultPluginSpecs(loadLauncherSettings({ flags: { chatUiEnabled: true } })).some((s) => s.use === "svc:chat-ui"));
 
   const args = ["run", "--host", "127.0.0.1", "--port", "0", "--pipelines-dir", join(repoRoot, "pipelines")];
   const plain = await startSvc(args);

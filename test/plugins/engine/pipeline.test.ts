@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as v from "valibot";
+import { bindSignalSpan } from "svc";
 import { Component, output, socket } from "../../../plugins/engine/component.js";
 import { BranchJoiner } from "../../../plugins/engine/components/branch-joiner.js";
 import { AddFixedValue, Double, Hello, Parity, Repeat, StringJoiner, Subtract, Sum, Threshold } from "../../../plugins/engine/components/sample-components.js";
@@ -332,6 +333,32 @@ test("runs make haystack.pipeline.run and haystack.component.run spans; content 
   await p.run({ add: { value: 1 } }, { tracer: tracer as never, contentTracing: true });
   assert.equal(spans[1]!.tags["haystack.component.input"], { value: 1, add: null });
   assert.equal(spans[2]!.tags["haystack.component.output"], { value: 4 });
+});
+
+test("without a tracer given, a run traces with the tracer of the caller's run, found through its signal (per kernel, no process default)", async () => {
+  const recorder = () => {
+    const names: string[] = [];
+    const tracer = {
+      startSpan(name: string) {
+        names.push(name);
+        const span = { name, setTag: () => span, setTags: () => span, end: () => undefined };
+        return span;
+      },
+    };
+    return { names, tracer };
+  };
+  const a = recorder();
+  const b = recorder();
+  const p = new Pipeline().addComponent("add", new AddFixedValue());
+  const signalA = new AbortController().signal;
+  const signalB = new AbortController().signal;
+  bindSignalSpan(signalA, a.tracer.startSpan("run a"), a.tracer);
+  bindSignalSpan(signalB, b.tracer.startSpan("run b"), b.tracer);
+  await p.run({ add: { value: 1 } }, { signal: signalA });
+  await p.run({ add: { value: 1 } }, { signal: signalB });
+  await p.run({ add: { value: 1 } });
+  assert.equal(a.names, ["run a", "haystack.pipeline.run", "haystack.component.run"]);
+  assert.equal(b.names, ["run b", "haystack.pipeline.run", "haystack.component.run"]);
 });
 
 test.run();

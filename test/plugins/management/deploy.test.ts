@@ -2,6 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import openaiPlugin from "svc/openai";
+import openapiPlugin from "../../../plugins/openapi/index.js";
 import { startPipelineKernel, tempDir, withPipelineKernel, wrapper } from "../../helpers/pipelines.js";
 
 const ok = wrapper(`runApi(input: { question: string }) { return "v1:" + input.question; }`);
@@ -132,9 +134,31 @@ test("a failed overwrite leaves the old version serving and its files in place",
     assert.equal(readdirSync(k.dir), ["keep"]);
   }));
 
+test("names equal to a loaded plugin's first route segment are refused; a plugin not loaded reserves none", async () => {
+  const words = ["v1", "V1", "chat", "files", "models", "responses", "openapi", "docs", "redoc", "docs-assets"];
+  await withKernel(
+    async (k) => {
+      for (const name of words) {
+        const res = await k.deploy({ name, files: { "pipeline_wrapper.ts": ok } });
+        assert.is(res.status, 400, name);
+        assert.is(res.body.error.message, `Invalid pipeline name '${name}': it is a reserved route word`);
+      }
+      assert.not.ok(existsSync(k.dir) && readdirSync(k.dir).length, "nothing written");
+    },
+    { plugins: [openaiPlugin(), openapiPlugin()] },
+  );
+  // Without svc:openai and svc:openapi (and tracing, MCP, metrics…), their words are free names.
+  await withKernel(async (k) => {
+    for (const name of ["v1", "files", "openapi", "docs", "traces", "mcp", "metrics", "executions"]) {
+      assert.is((await k.deploy({ name, files: { "pipeline_wrapper.ts": ok } })).status, 200, name);
+      assert.equal((await k.run(name, { question: "q" })).body, { result: "v1:q" });
+    }
+  });
+});
+
 test("bad names and paths are refused before anything is written", () =>
   withKernel(async (k) => {
-    const names = ["..", "../x", "a/b", "", "status", "deploy-yaml", "v1", "x".repeat(65), "has space", "ünï", "-lead", ".hidden"];
+    const names = ["..", "../x", "a/b", "", "status", "deploy-yaml", "Deploy_Files", "undeploy", "x".repeat(65), "has space", "ünï", "-lead", ".hidden"];
     for (const name of names) {
       const res = await k.deploy({ name, files: { "pipeline_wrapper.ts": ok } });
       assert.is(res.status, 400, name);

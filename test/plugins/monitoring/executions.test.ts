@@ -1,9 +1,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer } from "node:http";
-import { createContainer, definePlugin, EXECUTION_INDEX, loadSettings, requestState, type ExecutionIndex, type Span } from "svc";
+import { createContainer, definePlugin, EXECUTION_INDEX, requestState, type ExecutionIndex, type Span } from "svc";
 import { MemoryExecutionIndex } from "../../../plugins/monitoring/memory-index.js";
 import { defaultPluginSpecs, mcpPluginSpecs } from "../../../cli/default-plugins.js";
+import { loadLauncherSettings } from "../../../cli/cli-settings.js";
 import { openRequest, until } from "../../helpers/http.js";
 import { startKernel } from "../../helpers/kernel.js";
 import managementPlugin from "../../../plugins/management/index.js";
@@ -256,12 +257,12 @@ test("an index that fails or never answers does not break or hold up a run; the 
 });
 
 test("svc run and svc mcp run load monitoring by default; --without-monitoring leaves it out", () => {
-  const names = (flags: Record<string, unknown>) => defaultPluginSpecs(loadSettings({ flags })).map((s) => s.use);
+  const names = (flags: Record<string, unknown>) => defaultPluginSpecs(loadLauncherSettings({ flags })).map((s) => s.use);
   assert.ok(names({}).includes("svc:monitoring"));
   assert.not.ok(names({ monitoringEnabled: false }).includes("svc:monitoring"));
-  assert.ok(mcpPluginSpecs(loadSettings()).some((s) => s.use === "svc:monitoring"));
-  assert.not.ok(mcpPluginSpecs(loadSettings({ flags: { monitoringEnabled: false } })).some((s) => s.use === "svc:monitoring"));
-  assert.not.ok(defaultPluginSpecs(loadSettings({ env: { SERVICE_MONITORING_ENABLED: "false" } })).some((s) => s.use === "svc:monitoring"));
+  assert.ok(mcpPluginSpecs(loadLauncherSettings()).some((s) => s.use === "svc:monitoring"));
+  assert.not.ok(mcpPluginSpecs(loadLauncherSettings({ flags: { monitoringEnabled: false } })).some((s) => s.use === "svc:monitoring"));
+  assert.not.ok(defaultPluginSpecs(loadLauncherSettings({ env: { SERVICE_MONITORING_ENABLED: "false" } })).some((s) => s.use === "svc:monitoring"));
 });
 
 test.run();

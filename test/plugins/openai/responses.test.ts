@@ -1,12 +1,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { definePlugin, settingFields, type KernelOptions, type KernelPlugin, type StreamInfo } from "svc";
+import { definePlugin, type KernelOptions, type KernelPlugin, type StreamInfo } from "svc";
+import { openaiSettings } from "../../../plugins/openai/settings.js";
 import { registerResponseRoutes } from "../../../plugins/openai/responses.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
 import { openRequest, until } from "../../helpers/http.js";
 
-const underTest = (): KernelPlugin => definePlugin({ name: "responses-under-test", setup: (k) => registerResponseRoutes(k) });
+const underTest = (): KernelPlugin => definePlugin({ name: "responses-under-test", settings: openaiSettings, setup: (k) => registerResponseRoutes(k) });
 
 /** A kernel with the Responses routes and an openai client pointed at it. */
 const withResponses = (fn: (k: PipelineKernel, client: OpenAI) => Promise<void>, plugins: KernelPlugin[] = [], settings?: KernelOptions["settings"]) =>
@@ -267,8 +268,6 @@ test("a UI event is a named SSE event of its own and leaves the items alone", ()
   }));
 
 test("SERVICE_OPENAI_UI_EVENTS=false drops UI events from the stream", async () => {
-  // The setting comes with the chat side of the plugin; without it there is nothing to test.
-  if (!("openaiUiEvents" in settingFields)) return;
   await withResponses(
     async (k) => {
       await deploy(k, "ui", `async *runResponse() { yield { event: { type: "status", data: { description: "x", done: true, hidden: false } } }; yield "text"; }`);

@@ -2,11 +2,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { OBJECT_STORE, createContainer, loadSettings, type ObjectStore } from "svc";
+import { OBJECT_STORE, createContainer, type ObjectStore } from "svc";
 import mcpPlugin from "svc/mcp";
 import objectStorePlugin from "svc/object-store";
 import platformPlugin from "svc/platform";
 import { mcpPluginSpecs } from "../../../cli/default-plugins.js";
+import { loadLauncherSettings } from "../../../cli/cli-settings.js";
 import { startKernel } from "../../helpers/kernel.js";
 import { startPlatformFixture } from "../../fixtures/platform-server.js";
 
@@ -48,7 +49,7 @@ test("svc:platform without a key or header mode stops startup with the reason", 
 });
 
 test("svc mcp run loads the platform tools when a platform key or header mode is configured", () => {
-  const uses = (env: Record<string, string>) => mcpPluginSpecs(loadSettings({ env })).map((s) => s.use);
+  const uses = (env: Record<string, string>) => mcpPluginSpecs(loadLauncherSettings({ env })).map((s) => s.use);
   assert.not.ok(uses({}).includes("svc:platform"));
   assert.not.ok(uses({}).includes("svc:object-store"));
   assert.equal(uses({ PLATFORM_API_KEY: "k" }).slice(-2), ["svc:object-store", "svc:platform"]);

@@ -81,6 +81,35 @@ test("http/protobuf (the default): spans reach the collector with attributes, st
   }
 });
 
+test("a caller's traceparent: the collector gets the run under the caller's trace and span; an unsampled caller's run is kept local only", async () => {
+  const collector = await startHttpCollector();
+  const trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const unsampled = "5cf92f3577b34da6a3ce929d0e0e4737";
+  const span = "00f067aa0ba902b7";
+  let local: string[] = [];
+  try {
+    await withOtelKernel({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url }, async (k) => {
+      const send = (traceparent: string) => fetch(`${k.url}/echo/run`, { method: "POST", headers: { traceparent, tracestate: "rojo=1" }, body: "{}" });
+      assert.is((await send(`00-${trace}-${span}-01`)).status, 200);
+      assert.is((await send(`00-${unsampled}-${span}-00`)).status, 200);
+      assert.is((await k.run("echo", { after: true })).status, 200);
+      await collector.waitFor((spans) => runSpans(spans).length >= 2);
+      local = await localTraceIds(k);
+    });
+    // Closed: the SDK has flushed everything it had.
+    const runs = runSpans(collector.spans);
+    const continued = runs.find((s) => s.traceId === trace)!;
+    assert.ok(continued, runs.map((s) => s.traceId).join());
+    assert.is(continued.parentSpanId, span);
+    assert.is(continued.traceState, "rojo=1");
+    assert.not.ok(collector.spans.some((s) => s.traceId === unsampled), "parent-based sampling: the caller did not sample");
+    assert.is(runs.length, 2, "the sampled caller's run and the run without a caller");
+    assert.ok(local.includes(trace) && local.includes(unsampled), "the local buffer records both");
+  } finally {
+    await collector.close();
+  }
+});
+
 test("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT with the full /v1/traces path; the service name defaults to svc", async () => {
   const collector = await startHttpCollector();
   try {

@@ -1,5 +1,5 @@
 /**
- * @module StreamHook: a waterfall over every streamed item of an invocation, plus start/end/error/
+ * @module WaterfallHook (the `stream` hook): a waterfall over every streamed item of an invocation, plus start/end/error/
  * abort notifications. An item tap returns the item to pass on (`undefined` keeps it unchanged) or
  * `DROP` to drop it; each tap sees what the previous one returned. Notification taps are observers:
  * their failures are reported to the log and never break the stream a client is reading. The hook
@@ -7,7 +7,7 @@
  * call the `run` hook's interceptors passed to the wrapper, span included.
  */
 import type { RunCall } from "./index.js";
-import { attribute, TapList, type ObserverErrorReporter, type TapOptions } from "./taps.js";
+import { callTap, notifyTap, TapList, type ObserverErrorReporter, type TapOptions } from "./taps.js";
 
 /** Returned by an item tap to drop the item from the stream. */
 export const DROP: unique symbol = Symbol("svc.stream.drop");
@@ -42,7 +42,7 @@ export interface StreamTap {
 
 export type StreamNotification = "start" | "end" | "error" | "abort";
 
-export class StreamHook {
+export class WaterfallHook {
   private readonly taps = new TapList<StreamTap>();
   private itemTaps: readonly { plugin: string; fn: StreamTap }[] = [];
 
@@ -64,12 +64,7 @@ export class StreamHook {
   /** The item after every item tap, or `DROP`. */
   async item(item: unknown, info: StreamInfo): Promise<unknown> {
     for (const tap of this.itemTaps) {
-      let out: unknown;
-      try {
-        out = await tap.fn.item!(item, info);
-      } catch (error) {
-        throw attribute(`${this.name}.item`, tap.plugin, error);
-      }
+      const out = await callTap(`${this.name}.item`, tap, () => tap.fn.item!(item, info));
       if (out === DROP) return DROP;
       if (out !== undefined) item = out;
     }
@@ -79,12 +74,7 @@ export class StreamHook {
   notify(kind: StreamNotification, info: StreamInfo, ...rest: unknown[]): void {
     for (const tap of this.taps.all) {
       const fn = tap.fn[kind] as ((...args: unknown[]) => void) | undefined;
-      if (!fn) continue;
-      try {
-        fn.call(tap.fn, info, ...rest);
-      } catch (error) {
-        this.report(`${this.name}.${kind}`, tap.plugin, error);
-      }
+      if (fn) notifyTap(this.report, `${this.name}.${kind}`, tap, () => fn.call(tap.fn, info, ...rest));
     }
   }
 }

@@ -1,10 +1,10 @@
 /**
- * @module TraceHook: plugins install tracers; the kernel's proxy tracer fans spans out to all of
+ * @module FanOutHook (the `trace` hook): plugins install tracers; the kernel's proxy tracer fans spans out to all of
  * them and is a no-op until the first one is installed, so no code branches on "is tracing on".
  */
 import { ProxyTracer, type Tracer } from "./tracer.js";
 
-export class TraceHook {
+export class FanOutHook {
   readonly tracer = new ProxyTracer();
   private readonly installed: { plugin: string; tracer: Tracer }[] = [];
 

@@ -1,0 +1,60 @@
+/**
+ * @module The series one run and one answered request update, made on first use and kept, so a
+ * request costs one map lookup per hook and a few additions (plus one histogram observation).
+ * Keys are bounded: deployed pipeline names × transports, route patterns × methods × statuses.
+ */
+import type { Histogram } from "prom-client";
+import type { Cell, Cells } from "./cells.js";
+
+export type RunOutcome = "succeeded" | "failed" | "cancelled";
+
+/** Of one pipeline on one transport. */
+export interface RunSeries {
+  readonly inFlight: Cell;
+  readonly outcomes: Readonly<Record<RunOutcome, Cell>>;
+}
+
+export class RunSeriesTable {
+  private readonly series = new Map<string, RunSeries>();
+
+  constructor(
+    private readonly inFlight: Cells,
+    private readonly outcomes: Cells,
+  ) {}
+
+  of(pipeline: string, transport: string): RunSeries {
+    const key = `${pipeline}\u0000${transport}`;
+    let series = this.series.get(key);
+    if (series === undefined) {
+      const outcome = (o: RunOutcome) => this.outcomes.add(pipeline, transport, o);
+      series = { inFlight: this.inFlight.add(pipeline, transport), outcomes: { succeeded: outcome("succeeded"), failed: outcome("failed"), cancelled: outcome("cancelled") } };
+      this.series.set(key, series);
+    }
+    return series;
+  }
+}
+
+/** Of one route pattern and method: its duration histogram's child and a count per status. */
+interface RouteSeries {
+  readonly seconds: Histogram.Internal<string>;
+  readonly statuses: Map<number, Cell>;
+}
+
+export class RouteSeriesTable {
+  private readonly series = new Map<string, RouteSeries>();
+
+  constructor(
+    private readonly counts: Cells,
+    private readonly seconds: Histogram<string>,
+  ) {}
+
+  answered(route: string, method: string, status: number, seconds: number): void {
+    const key = `${route}\u0000${method}`;
+    let series = this.series.get(key);
+    if (series === undefined) this.series.set(key, (series = { seconds: this.seconds.labels(route, method), statuses: new Map() }));
+    let count = series.statuses.get(status);
+    if (count === undefined) series.statuses.set(status, (count = this.counts.add(route, method, String(status))));
+    count.value++;
+    series.seconds.observe(seconds);
+  }
+}
