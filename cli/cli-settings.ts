@@ -70,4 +70,4 @@ export function loadLauncherSettings(sources: SettingSources = {}): LauncherSett
 }
 
 /** The document whose configuration table `npm run docs:settings` writes (path from the repository root). */
-export const SETTINGS_DOC_FILE = "README.md";
+export const SETTINGS_DOC_FILE = "docs/configuration.md";

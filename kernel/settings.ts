@@ -34,7 +34,7 @@ export const kernelSettings = {
   clusterRedisUrl: setting(optionalText(), {
     env: "SERVICE_CLUSTER_REDIS_URL",
     default: undefined,
-    help: "Run as one service with every instance that uses this Redis: deployed pipelines and the execution index are shared (see [Running several instances](#running-several-instances)).",
+    help: "Run as one service with every instance that uses this Redis: deployed pipelines and the execution index are shared (see [Running several instances](several-instances.md)).",
   }),
   clusterReconcileInterval: setting(decimal(0.1, 3600), {
     env: "SERVICE_CLUSTER_RECONCILE_INTERVAL",

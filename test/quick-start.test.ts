@@ -7,11 +7,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { cleanEnv, groupGone, repoRoot, startCommand } from "./helpers/cli.js";
 import { tempDir } from "./helpers/pipelines.js";
 
-// The README's quick start as a user types it after `npm install`: its run command serves without
+// The README's quick start (the block marked <!-- example: quick-start -->) as a user types it after `npm install`: its run command serves without
 // building anything, also right after a first try that was interrupted with Ctrl-C.
 
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-const quickStart = /## Quick start\n+```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+const quickStart = /## Quick start\n+(?:<!--[^\n]*-->\n)?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
 /** The quick start's line that serves, without its comment. */
 const runCommand = quickStart
   .split("\n")

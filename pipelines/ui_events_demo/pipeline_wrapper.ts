@@ -1,5 +1,5 @@
 // A chat answer with Open WebUI events, and no model: the answer is scripted, so no API key is
-// needed. Point Open WebUI at svc (see the README) and pick "ui_events_demo": status steps appear
+// needed. Point Open WebUI at svc (see docs/openai.md, "Open WebUI") and pick "ui_events_demo": status steps appear
 // above the answer, a source is cited, the text streams in, a collapsible details block follows and
 // a toast says it is done. Plain OpenAI clients can turn the events off (SERVICE_OPENAI_UI_EVENTS).
 import {
@@ -47,9 +47,9 @@ export class PipelineWrapper extends BasePipelineWrapper {
     yield createStatusEvent("Looking up the svc documentation...");
     await sleep(this.delayMs * 5, ctx.signal);
     yield createSourceEvent({
-      source: { name: "svc README", url: "https://github.com/svc/svc#openai-compatible-endpoints-and-open-webui" },
+      source: { name: "svc README", url: "https://github.com/svc/svc/blob/main/docs/openai.md#open-webui" },
       document: ["svc serves every pipeline with a chat method as an OpenAI model; wrappers may yield Open WebUI events."],
-      metadata: [{ source: "README.md" }],
+      metadata: [{ source: "docs/openai.md" }],
     });
     yield createStatusEvent("Writing the answer...");
     const answer = `You asked: "${question || "(nothing)"}". This answer is streamed word by word by the ui_events_demo pipeline, with status lines, a cited source, a details block and a notification along the way.`;

@@ -24,7 +24,7 @@ export interface ConfigureOptions {
   platformWorkspace?: string;
   /** Accepted for compatibility and unused: `search_docs` searches local documentation (`docsPaths`). */
   platformDocsShareablePrototypeUrl?: string;
-  /** Markdown files or directories `search_docs` searches (default: this package's README and skill guides). */
+  /** Markdown files or directories `search_docs` searches (default: this package's README, docs/ pages and skill guides). */
   docsPaths?: string[];
   /** Take each call's key from its `Authorization: Bearer …` header (default false). */
   getApiKeyFromAuthorizationHeader?: boolean;

@@ -30,7 +30,7 @@ const options = v.object({
   /** Seconds a platform request may take. */
   timeout: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(3600))),
   tools: v.optional(v.array(v.string())),
-  /** Markdown files or directories `search_docs` searches (default: the README and the skills). */
+  /** Markdown files or directories `search_docs` searches (default: the README, the docs pages and the skills). */
   docsPaths: v.optional(v.array(v.string())),
 });
 

@@ -1,6 +1,6 @@
 /**
- * The README's worked example, run: three `svc run` instances sharing a real Redis behind Debian's
- * nginx, configured with the nginx block of the README section "Running several instances".
+ * The worked example of docs/several-instances.md, run: three `svc run` instances sharing a real
+ * Redis behind Debian's nginx, configured with that page's nginx block.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -16,12 +16,11 @@ import { freePort, redisSkipReason, startRedis } from "../helpers/redis.js";
 const NGINX = "/usr/sbin/nginx";
 const skip = redisSkipReason() ?? (existsSync(NGINX) ? null : "nginx is not installed (apt-get install nginx)");
 
-/** The README's nginx configuration with this test's ports, and paths a non-root nginx may write. */
-function readmeConfig(ports: number[], listen: number, dir: string): string {
-  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Running several instances"));
-  const block = /```nginx\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error("README: no nginx block in 'Running several instances'");
+/** The docs' nginx configuration with this test's ports, and paths a non-root nginx may write. */
+function docsConfig(ports: number[], listen: number, dir: string): string {
+  const page = readFileSync(join(repoRoot, "docs/several-instances.md"), "utf8");
+  const block = /<!-- example: nginx-conf[^>]*-->\n```nginx\n([\s\S]*?)```/.exec(page)?.[1];
+  if (!block) throw new Error("docs/several-instances.md: no nginx block marked <!-- example: nginx-conf -->");
   let config = block;
   for (const [i, port] of [1416, 1426, 1436].entries()) config = config.replaceAll(`127.0.0.1:${port}`, `127.0.0.1:${ports[i]}`);
   config = config.replace(/listen 8080;/, `listen 127.0.0.1:${listen};`);
@@ -52,7 +51,7 @@ test(skip ? `skipped: ${skip}` : "three instances behind nginx: deploys through 
     const dir = tempDir("svc-nginx-");
     mkdirSync(join(dir, "logs"));
     const port = await freePort();
-    nginx = await startNginx(readmeConfig(instances.map((i) => i.port), port, dir), dir, port);
+    nginx = await startNginx(docsConfig(instances.map((i) => i.port), port, dir), dir, port);
     const lb = `http://127.0.0.1:${port}`;
 
     const servedEverywhere = async (expected: string) => {

@@ -1,7 +1,7 @@
 /**
  * @module Files the platform tools ship beside their code: the skill guides
- * (`plugins/platform/skills/*.md`) and the package README, found from the compiled module in
- * `dist/` (the package keeps both next to `dist/`).
+ * (`plugins/platform/skills/*.md`), the package README and its `docs/` pages, found from the
+ * compiled module in `dist/` (the package keeps them next to `dist/`).
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -16,4 +16,10 @@ export function skillsDir(): string | undefined {
 export function packageReadme(): string | undefined {
   const file = fileURLToPath(new URL("../../../../README.md", import.meta.url));
   return existsSync(file) ? file : undefined;
+}
+
+/** The package's documentation pages (`docs/*.md`), searched with the README. */
+export function packageDocsDir(): string | undefined {
+  const dir = fileURLToPath(new URL("../../../../docs/", import.meta.url));
+  return existsSync(dir) ? dir : undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * @module `search_docs`: searches documentation with the engine's BM25 and returns the best
  * passages with where they come from. The documentation is markdown: by default this package's
- * README and skill guides; `docsPaths` (of `configureMcpServer`) names other files or directories
+ * README, its docs/ pages and skill guides; `docsPaths` (of `configureMcpServer`) names other files or directories
  * (read recursively), e.g. a checkout of the platform's documentation. Files are split at their
  * headings, long sections into passages of about 1,500 characters; a search returns the top five
  * passages, those of one section joined, each group headed by its file and heading.
@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as v from "valibot";
 import type { BaseTool } from "../tool-config.js";
-import { packageReadme, skillsDir } from "./bundled-files.js";
+import { packageDocsDir, packageReadme, skillsDir } from "./bundled-files.js";
 import { rankByBm25 } from "./rank.js";
 
 interface Passage {
@@ -69,9 +69,9 @@ function passages(file: string, label: string, start: number): Passage[] {
 
 const corpora = new Map<string, Passage[]>();
 
-/** The passages of `paths` (default: the README and the skills), read once per set of paths. */
+/** The passages of `paths` (default: the README, the docs pages and the skills), read once per set of paths. */
 export function docsCorpus(paths?: readonly string[]): Passage[] {
-  const roots = paths?.length ? [...paths] : [packageReadme(), skillsDir()].filter((p): p is string => !!p);
+  const roots = paths?.length ? [...paths] : [packageReadme(), packageDocsDir(), skillsDir()].filter((p): p is string => !!p);
   const key = roots.join("\0");
   let corpus = corpora.get(key);
   if (!corpus) {

@@ -55,7 +55,7 @@ it("streams an answer with status steps, a toast, a source and a details block",
     assert.is(await toast.locator(".toast-text").innerText(), "Answer complete");
 
     const source = answer.getByRole("link", { name: "svc README" });
-    assert.is(await source.getAttribute("href"), "https://github.com/svc/svc#openai-compatible-endpoints-and-open-webui");
+    assert.is(await source.getAttribute("href"), "https://github.com/svc/svc/blob/main/docs/openai.md#open-webui");
     assert.is(await source.getAttribute("target"), "_blank");
     assert.is(await source.getAttribute("rel"), "noopener noreferrer");
     assert.match(await answer.locator(".snippet").innerText(), /serves every pipeline/);

@@ -129,6 +129,8 @@ test("search_docs finds passages of the bundled documentation, or of the files i
   const hit = (await call(docs, { query: "restore_pipeline_version roll back" })).text;
   assert.match(hit, /^[^\n]*edit-pipeline\.md › Deploy and roll back\n/);
   assert.match(hit, /restore_pipeline_version/);
+  const fromDocs = (await call(docs, { query: "wrapper contract setup without parameters" })).text;
+  assert.match(fromDocs, /^wrappers\.md › The wrapper contract\n/m, "the docs/ pages are searched with the README");
   assert.is(platform.requests.length, before, "no platform call");
   assert.equal(await call(docs, { query: "qwxzv" }), { text: "No documentation found for 'qwxzv'.", isError: false });
 
