@@ -69,21 +69,19 @@ export class DeployService {
   async deploy(request: DeployRequest, parent?: Span): Promise<DeployedPipeline> {
     const name = checkPipelineName(request.name, this.reserved());
     return this.serialize(name, () =>
-      inSpan(this.tracer, "svc.deploy", deployTags(name, request), () => this.load(name, request), parent),
+      inSpan(this.tracer, "svc.deploy", deployTags(name, request), () => this.change(name, () => this.load(name, request)), parent),
     );
   }
 
   undeploy(name: string): Promise<void> {
     return this.serialize(name, () =>
-      inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name, "svc.transport": "runtime" }, async () => {
-        const result = await this.commit(name, () => this.state.remove(name));
-        if ("conflict" in result) throw deployErrors.notFound(name);
-        try {
+      inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name, "svc.transport": "runtime" }, () =>
+        this.change(name, async () => {
+          const result = await this.state.remove(name);
+          if ("conflict" in result) throw deployErrors.notFound(name);
           await this.removeLocal(name, true);
-        } finally {
-          this.state.settled?.(name);
-        }
-      }),
+        }),
+      ),
     );
   }
 
@@ -183,20 +181,16 @@ export class DeployService {
     };
     let result;
     try {
-      result = await this.commit(name, () => this.state.put(write, request.overwrite ? "replace" : "create"));
+      result = await this.state.put(write, request.overwrite ? "replace" : "create");
       if ("conflict" in result) throw deployErrors.exists(name);
     } catch (error) {
       await this.discard(staged, loaded);
       throw error;
     }
-    try {
-      const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
-      const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp, limits: request.limits }, staged, loaded, saved);
-      this.applied.set(name, { ...write, version: result.version });
-      return entry;
-    } finally {
-      this.state.settled?.(name);
-    }
+    const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
+    const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp, limits: request.limits }, staged, loaded, saved);
+    this.applied.set(name, { ...write, version: result.version });
+    return entry;
   }
 
   /**
@@ -256,12 +250,22 @@ export class DeployService {
     return result;
   }
 
-  /** A change on its way to the state: announcements of `name` meanwhile do not wait for this process. */
-  private async commit<T>(name: string, change: () => Promise<T>): Promise<T> {
+  /**
+   * A change of `name` made here. Announcements of that name meanwhile do not wait for this process
+   * (its own change replaces them), and a state that serializes changes across processes sharing
+   * one pipelines directory (the workers' primary) holds the name from before the files are staged
+   * until the change is served here.
+   */
+  private async change<T>(name: string, work: () => Promise<T>): Promise<T> {
     this.committing.add(name);
     this.follower?.releaseWaits(name);
     try {
-      return await change();
+      await this.state.acquire?.(name);
+      try {
+        return await work();
+      } finally {
+        this.state.settled?.(name);
+      }
     } finally {
       this.committing.delete(name);
     }

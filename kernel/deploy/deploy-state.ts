@@ -75,9 +75,12 @@ export interface DeployState {
   /** Writes entries back after a loss (a name written already wins), versions kept increasing past `minVersion`. */
   restore?(entries: readonly ManifestWrite[], minVersion: number): Promise<void>;
   /**
-   * The change this process made to `name` is now served here (or failed to be): a state that holds
-   * further changes of that name until then (the workers' primary) lets the next one start.
+   * Waits until no other process is changing `name`, then holds it for this one until `settled`: a
+   * state whose processes share one pipelines directory (the workers' primary) serializes their
+   * changes of a name from staging to serving.
    */
+  acquire?(name: string): Promise<void>;
+  /** The change this process made to `name` is now served here (or failed): the next may start. */
   settled?(name: string): void;
   /** Starts announcing changes made by other processes. */
   follow(listener: ChangeListener): void;

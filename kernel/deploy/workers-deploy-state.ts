@@ -4,8 +4,9 @@
  * (`WorkerDeployState`). A change is decided in one event-loop turn of the primary (so the 409/404
  * rules hold across workers), then announced to every other worker, and the deploying worker gets
  * its answer only once they all applied it: an HTTP answer means every worker serves the change.
- * Changes of one name wait for the one before to be served by the worker that made it, so racing
- * deploys end with every worker serving the last.
+ * A worker changing a name holds it (`acquire`) from before it stages the files in the shared
+ * pipelines directory until it serves the change, so racing deploys neither write the same folder
+ * at once nor end with workers serving different versions.
  */
 import type { Worker } from "node:cluster";
 import { HttpError } from "../errors.js";
@@ -18,7 +19,7 @@ export const WORKERS_STATE_ENV = "SVC_DEPLOY_STATE_WORKERS";
 /** A worker that neither applies a change nor exits within this time is not waited for any longer. */
 const APPLY_TIMEOUT_MS = 60_000;
 
-type Op = { op: "join" } | { op: "get"; name: string } | { op: "list" } | { op: "versions" } | { op: "put"; entry: ManifestWrite; mode: "create" | "replace" } | { op: "remove"; name: string };
+type Op = { op: "join" } | { op: "acquire"; name: string } | { op: "get"; name: string } | { op: "list" } | { op: "versions" } | { op: "put"; entry: ManifestWrite; mode: "create" | "replace" } | { op: "remove"; name: string };
 type Request = { svc: "deploy-state"; id: number } & Op;
 type Reply = { svc: "deploy-state-reply"; id: number; result?: unknown; error?: string };
 type Change = { svc: "deploy-change"; seq: number; name: string };
@@ -60,10 +61,12 @@ export class WorkersManifest {
       if (request.op === "list") return reply({ result: await this.state.list() });
       if (request.op === "versions") return reply({ result: [...(await this.state.versions())] });
       const name = request.op === "put" ? request.entry.name : request.name;
-      while (this.changing.has(name)) await this.changing.get(name)!.tail;
+      // Wait for another worker's change of the name (never for the caller's own hold).
+      while (this.changing.has(name) && this.changing.get(name)!.worker !== worker) await this.changing.get(name)!.tail;
+      if (request.op === "acquire") return void (this.hold(name, worker), reply({}));
       const result = request.op === "put" ? this.state.putNow(request.entry, request.mode) : this.state.removeNow(request.name);
       if ("version" in result) {
-        this.hold(name, worker);
+        if (!this.changing.has(name)) this.hold(name, worker);
         await this.announce(name, worker);
       }
       reply({ result });
@@ -163,6 +166,10 @@ export class WorkerDeployState implements DeployState {
 
   remove(name: string): Promise<RemoveResult> {
     return this.call({ op: "remove", name }) as Promise<RemoveResult>;
+  }
+
+  async acquire(name: string): Promise<void> {
+    await this.call({ op: "acquire", name });
   }
 
   settled(name: string): void {
