@@ -105,12 +105,7 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
     this.finish({ kind: "stopped", stats: this.stats() });
     this.closed = true;
     this.signal.removeEventListener("abort", this.onAbort);
-    try {
-      // Not awaited: a generator busy in an await closes when it next yields.
-      void Promise.resolve(this.iterator.return?.()).catch(() => undefined);
-    } catch {
-      // a throwing return(): nothing more to stop
-    }
+    stopIterator(this.iterator);
   }
 
   private async pull(): Promise<IteratorResult<T>> {
@@ -156,6 +151,15 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
     }
     this.close();
   };
+}
+
+/** Closes an iterator without waiting or throwing: a generator busy in an await closes when it next yields. */
+export function stopIterator(iterator: Iterator<unknown> | AsyncIterator<unknown>): void {
+  try {
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  } catch {
+    // a throwing return(): nothing more to stop
+  }
 }
 
 /** The error a signal was aborted with, when it is an answer to send (not a client leaving). */

@@ -8,7 +8,7 @@ import type { RunCall } from "../hooks/index.js";
 import type { WaterfallHook, StreamInfo } from "../hooks/waterfall-hook.js";
 import type { DeployedPipeline } from "../registry.js";
 import { FileResult, streamItemText } from "../wrapper/results.js";
-import { InvocationStream, type StreamEnd } from "./invocation-stream.js";
+import { InvocationStream, stopIterator, type StreamEnd } from "./invocation-stream.js";
 
 /** What a streamed result is, as the transports encode it. */
 export interface StreamedSource {
@@ -84,11 +84,13 @@ export class Invocation {
   private readonly onAbort = () => this.close();
 }
 
+/** Closes a source no one iterated: its iterator is made only to be stopped. */
 function closeQuietly(source: AsyncIterable<unknown> | Iterable<unknown>): void {
+  let iterator;
   try {
-    const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
-    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   } catch {
-    // nothing to close
+    return; // nothing to close
   }
+  stopIterator(iterator);
 }

@@ -30,12 +30,8 @@ export default function limitsPlugin(): KernelPlugin {
       kernel.hooks.deploy.undeployed.tap((name) => limiter.forget(name));
       kernel.provide(RUN_LIMITS, {
         *pipelines() {
-          for (const [pipeline, gate] of limiter.gates) {
-            const counts = limiter.counts.get(pipeline);
-            yield { pipeline, running: gate.running, queued: gate.queued, maxConcurrency: gate.max, rejected: counts?.rejected ?? 0, timedOut: counts?.timedOut ?? 0 };
-          }
-          for (const [pipeline, counts] of limiter.counts) {
-            if (!limiter.gates.has(pipeline)) yield { pipeline, running: 0, queued: 0, maxConcurrency: 0, ...counts };
+          for (const [pipeline, { gate, rejected, timedOut }] of limiter.pipelines) {
+            yield { pipeline, running: gate?.running ?? 0, queued: gate?.queued ?? 0, maxConcurrency: gate?.max ?? 0, rejected, timedOut };
           }
         },
       });

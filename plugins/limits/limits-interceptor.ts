@@ -15,15 +15,15 @@ export interface LimitDefaults {
   readonly maxQueue: number;
 }
 
-/** What happened to calls of one pipeline because of its limits, for `/metrics`. */
-export interface LimitCounts {
+/** One pipeline's limits at work: its gate (when it has a concurrency limit) and, for `/metrics`, the calls refused and timed out. */
+export interface PipelineLimitState {
+  gate?: RunGate;
   rejected: number;
   timedOut: number;
 }
 
 export class RunLimiter {
-  readonly gates = new Map<string, RunGate>();
-  readonly counts = new Map<string, LimitCounts>();
+  readonly pipelines = new Map<string, PipelineLimitState>();
 
   constructor(
     private readonly registry: PipelineRegistry,
@@ -35,8 +35,9 @@ export class RunLimiter {
     if (!limits) return next();
     const { maxConcurrency, timeoutSeconds } = limits;
     if (!maxConcurrency) return this.timed(call, next, timeoutSeconds!, () => undefined);
-    const gate = this.gateOf(call.pipeline);
-    const admitted = gate.enter(maxConcurrency, this.defaults.maxQueue, call.signal, () => this.refusal(call.pipeline, gate));
+    const state = this.stateOf(call.pipeline);
+    const gate = (state.gate ??= new RunGate());
+    const admitted = gate.enter(maxConcurrency, this.defaults.maxQueue, () => call.signal, () => this.refusal(state, call.pipeline, gate));
     const run = () => {
       const started = performance.now();
       // Released when the run ended (a stream's too), not when a time-out answered.
@@ -62,7 +63,7 @@ export class RunLimiter {
     const running = next({ signal });
     return new Promise<unknown>((resolve, reject) => {
       const expiry = setTimeout(() => {
-        this.countOf(call.pipeline).timedOut++;
+        this.stateOf(call.pipeline).timedOut++;
         const error = new HttpError(504, `Pipeline '${call.pipeline}' did not finish within its time limit of ${seconds} s`);
         timer.abort(error);
         reject(error);
@@ -82,29 +83,23 @@ export class RunLimiter {
     });
   }
 
-  private refusal(pipeline: string, gate: RunGate): HttpError {
-    this.countOf(pipeline).rejected++;
+  private refusal(state: PipelineLimitState, pipeline: string, gate: RunGate): HttpError {
+    state.rejected++;
     const retry = gate.retryAfterSeconds();
     return new HttpError(429, `Pipeline '${pipeline}' is at its limit of ${gate.max} concurrent run(s) with ${gate.queued} waiting; retry in ${retry} s`, {
       headers: { "retry-after": String(retry) },
     });
   }
 
-  /** Forgets an undeployed pipeline's idle gate. */
+  /** Forgets an undeployed pipeline's idle gate (its counts stay: they are counters). */
   forget(pipeline: string): void {
-    const gate = this.gates.get(pipeline);
-    if (gate && gate.running === 0 && gate.queued === 0) this.gates.delete(pipeline);
+    const state = this.pipelines.get(pipeline);
+    if (state?.gate && state.gate.running === 0 && state.gate.queued === 0) state.gate = undefined;
   }
 
-  private gateOf(pipeline: string): RunGate {
-    let gate = this.gates.get(pipeline);
-    if (!gate) this.gates.set(pipeline, (gate = new RunGate()));
-    return gate;
-  }
-
-  private countOf(pipeline: string): LimitCounts {
-    let counts = this.counts.get(pipeline);
-    if (!counts) this.counts.set(pipeline, (counts = { rejected: 0, timedOut: 0 }));
-    return counts;
+  private stateOf(pipeline: string): PipelineLimitState {
+    let state = this.pipelines.get(pipeline);
+    if (!state) this.pipelines.set(pipeline, (state = { rejected: 0, timedOut: 0 }));
+    return state;
   }
 }

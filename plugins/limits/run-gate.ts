@@ -11,7 +11,6 @@ export interface GateStatus {
 
 interface Waiter {
   readonly admit: () => void;
-  readonly signal: AbortSignal;
   readonly onAbort: () => void;
 }
 
@@ -28,18 +27,19 @@ export class RunGate implements GateStatus {
 
   /**
    * Resolves when the run may start (at once when a slot is free), or rejects: `refused()` when
-   * the queue is full, the signal's reason when the caller leaves while waiting.
+   * the queue is full, the signal's reason when the caller leaves while waiting. The signal is
+   * asked for only by a call that waits (making a request's signal has a cost).
    */
-  enter(max: number, maxQueue: number, signal: AbortSignal, refused: () => Error): Promise<void> | undefined {
+  enter(max: number, maxQueue: number, signalOf: () => AbortSignal, refused: () => Error): Promise<void> | undefined {
     this.max = max;
     if (this.running < max && this.waiting.length === 0) {
       this.running++;
       return undefined;
     }
     if (this.waiting.length >= maxQueue) return Promise.reject(refused());
+    const signal = signalOf();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
-        signal,
         admit: () => {
           signal.removeEventListener("abort", waiter.onAbort);
           this.running++;
