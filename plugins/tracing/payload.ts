@@ -114,3 +114,22 @@ export function payloadTag(input: unknown, includeValues: boolean): string[] {
   }
   return out;
 }
+
+const sharedTags = new Map<string, readonly string[]>();
+
+/**
+ * The payload tag a run span keeps. Shapes repeat from call to call, and a span stays in the trace
+ * buffer long enough for the garbage collector to copy what it holds, so equal shape lists are one
+ * shared frozen array; value lists are the span's own.
+ */
+export function sharedPayloadTag(input: unknown, includeValues: boolean): readonly string[] {
+  const entries = payloadTag(input, includeValues);
+  if (includeValues) return entries;
+  const key = JSON.stringify(entries);
+  let shared = sharedTags.get(key);
+  if (shared === undefined) {
+    if (sharedTags.size >= 1024) sharedTags.clear();
+    sharedTags.set(key, (shared = Object.freeze(entries)));
+  }
+  return shared;
+}

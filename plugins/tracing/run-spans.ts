@@ -9,7 +9,7 @@
  * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
 import { StreamedRun, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc";
-import { payloadTag } from "./payload.js";
+import { sharedPayloadTag } from "./payload.js";
 import type { SvcTracer } from "./tracer.js";
 
 const SPAN_NAMES = new Map<string, string>([["rest", "svc.pipeline.run"]]);
@@ -20,20 +20,34 @@ export function runSpanName(transport: string): string {
   return name;
 }
 
+const ROUTES = new Map<string, string>();
+
+/** `/<pipeline>/run`, one string per pipeline (spans in the buffer share it). */
+function restRoute(pipeline: string): string {
+  let route = ROUTES.get(pipeline);
+  if (route === undefined) {
+    if (ROUTES.size >= 1024) ROUTES.clear();
+    ROUTES.set(pipeline, (route = `/${pipeline}/run`));
+  }
+  return route;
+}
+
 /** `runChatCompletion` → `run_chat_completion`. */
 const snake = (method: string) => method.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function runTags(call: RunCall, includePayloadValues: boolean): Tags {
   const openai = call.transport === "openai";
-  // One shape for every call (absent tags are undefined, which is never rendered or exported).
+  // One shape for every call (absent tags are undefined, which is never rendered or exported),
+  // with room for the outcome tag the span gets when it ends (no second property store).
   return {
     "svc.pipeline.name": call.pipeline,
     "svc.transport": call.transport,
-    "svc.route": call.transport === "rest" ? `/${call.pipeline}/run` : undefined,
+    "svc.route": call.transport === "rest" ? restRoute(call.pipeline) : undefined,
     "svc.openai.operation": openai ? snake(call.method) : undefined,
     "svc.openai.stream_requested": openai ? (call.input as { stream?: unknown } | null)?.stream === true : undefined,
     "svc.request.id": call.requestId,
-    "svc.payload.values": payloadTag(call.input, includePayloadValues),
+    "svc.payload.values": sharedPayloadTag(call.input, includePayloadValues),
+    "svc.success": undefined,
   };
 }
 

@@ -162,7 +162,6 @@ export function normalizeTrace(trace: TraceRecord, slowComponentMs: number, now:
 export function snapshot(traces: readonly TraceRecord[], limit: number, slowComponentMs: number): { traces: WireTrace[]; has_more: boolean } {
   const now = performance.now();
   const newest = traces
-    .filter((t) => t.spans.length > 0)
     .map((t) => ({ t, start: t.spans.reduce((m, s) => Math.min(m, s.startMs), Infinity) }))
     .sort((a, b) => b.start - a.start || b.t.updatedAt - a.t.updatedAt);
   return {

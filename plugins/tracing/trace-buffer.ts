@@ -4,6 +4,11 @@
  * span is its own record, reaches its trace through its parent (no lookup by id), and keeps its
  * tags as given, rendered (and cut) only when a snapshot is taken. Eviction drops the least
  * recently updated traces in batches, not on every update.
+ *
+ * A trace lives for a few hundred requests, long enough to be copied by the young-generation
+ * garbage collector once or twice, so what it keeps costs CPU on every request: a trace of one span
+ * (the common case) holds no array, updates are numbered rather than timed, and the start time is
+ * derived rather than stored.
  */
 import type { TagValue, Tags } from "svc";
 
@@ -11,8 +16,6 @@ export const MAX_SPANS_PER_TRACE = 500;
 export const MAX_TAG_LENGTH = 500;
 
 export class SpanRecord {
-  /** Epoch milliseconds. */
-  readonly startMs: number;
   /** Milliseconds; final once the span ended. */
   durationMs = 0;
   running = true;
@@ -29,10 +32,14 @@ export class SpanRecord {
     now: number = performance.now(),
   ) {
     this.startedAt = now;
-    this.startMs = performance.timeOrigin + now;
     // The tags object is the caller's fresh literal, kept as is; values are cut when rendered
     // (tags set later, such as error messages, are cut as they are set).
     this.tags = tags ?? {};
+  }
+
+  /** Epoch milliseconds. */
+  get startMs(): number {
+    return performance.timeOrigin + this.startedAt;
   }
 
   setTag(key: string, value: TagValue): void {
@@ -50,13 +57,38 @@ export class SpanRecord {
   }
 }
 
+let updates = 0;
+
 export class TraceRecord {
-  readonly spans: SpanRecord[] = [];
+  /** The spans after the first, once there are any. */
+  private more: SpanRecord[] | undefined = undefined;
   /** Spans that could not be kept because the trace was full. */
   dropped = 0;
-  updatedAt = 0;
+  /** Numbers the updates of all traces in order: the higher, the more recent. */
+  updatedAt = ++updates;
 
-  constructor(readonly traceId: string) {}
+  constructor(
+    readonly traceId: string,
+    private readonly first: SpanRecord,
+  ) {}
+
+  /** The kept spans, in the order they started (a new array). */
+  get spans(): SpanRecord[] {
+    return this.more ? [this.first, ...this.more] : [this.first];
+  }
+
+  get spanCount(): number {
+    return 1 + (this.more?.length ?? 0);
+  }
+
+  push(span: SpanRecord): void {
+    (this.more ??= []).push(span);
+    this.touch();
+  }
+
+  touch(): void {
+    this.updatedAt = ++updates;
+  }
 }
 
 export class TraceBuffer {
@@ -75,9 +107,7 @@ export class TraceBuffer {
 
   /** Starts a trace with `span` as its first span. */
   startTrace(traceId: string, span: SpanRecord): TraceRecord {
-    const trace = new TraceRecord(traceId);
-    trace.spans.push(span);
-    trace.updatedAt = span.startedAt;
+    const trace = new TraceRecord(traceId, span);
     this.traces.push(trace);
     if (this.traces.length > this.capacity + this.slack) this.evict();
     return trace;
@@ -85,20 +115,18 @@ export class TraceBuffer {
 
   /** Adds a span to its trace; false when the trace is full (the span is then not kept). */
   add(trace: TraceRecord, span: SpanRecord): boolean {
-    if (trace.spans.length >= this.maxSpans) {
+    if (trace.spanCount >= this.maxSpans) {
       trace.dropped++;
       return false;
     }
-    trace.spans.push(span);
-    trace.updatedAt = span.startedAt;
+    trace.push(span);
     return true;
   }
 
   /** Records a span's end, which counts as an update of its trace. */
   finish(trace: TraceRecord, span: SpanRecord): void {
-    const now = performance.now();
-    span.finish(now);
-    trace.updatedAt = now;
+    span.finish(performance.now());
+    trace.touch();
   }
 
   /** The retained traces: at most `capacity`, the most recently updated. */
