@@ -1,8 +1,12 @@
 /**
  * @module The in-memory execution index (the default): records of this process, oldest first in an
- * array (ids only grow within a process) plus a map by id. The oldest are dropped beyond the record
- * cap or the retention period; dropping advances a head offset and compacts now and then, so a
- * write stays O(1) even when the index is full.
+ * array (ids only grow within a process, so a lookup is a binary search), with the time of each
+ * record's last write in a parallel array of numbers. The oldest are dropped beyond the record cap
+ * or the retention period; dropping advances a head offset and compacts now and then, so a write
+ * stays O(1) even when the index is full.
+ *
+ * A record lives long enough to be copied by the garbage collector, so the index keeps nothing per
+ * record but the record itself: no wrapper object, no map entry, the write times unboxed.
  */
 import type { ExecutionIndex, ExecutionPage, ExecutionQuery, ExecutionRecord } from "svc";
 
@@ -11,16 +15,11 @@ export interface RetentionOptions {
   retentionMs: number;
 }
 
-interface Slot {
-  record: ExecutionRecord;
-  /** Epoch ms of the last write; the record expires `retentionMs` after it. */
-  writtenAt: number;
-}
-
 export class MemoryExecutionIndex implements ExecutionIndex {
-  private slots: Slot[] = [];
+  private records: ExecutionRecord[] = [];
+  /** Epoch ms of each record's last write; the record expires `retentionMs` after it. */
+  private writtenAt: number[] = [];
   private head = 0;
-  private readonly byId = new Map<string, Slot>();
 
   constructor(
     private readonly retention: RetentionOptions,
@@ -28,68 +27,78 @@ export class MemoryExecutionIndex implements ExecutionIndex {
   ) {}
 
   async recordStart(record: ExecutionRecord): Promise<void> {
-    const existing = this.byId.get(record.id);
-    if (existing) return this.write(existing, record);
-    const slot = { record, writtenAt: this.now() };
+    const last = this.records[this.records.length - 1];
     // Ids grow within a process; one from elsewhere (a host, a test) still lands in order.
-    const last = this.slots[this.slots.length - 1];
-    if (last && last.record.id > record.id) this.slots.splice(this.lowerBound(record.id), 0, slot);
-    else this.slots.push(slot);
-    this.byId.set(record.id, slot);
+    if (last === undefined || last.id < record.id) {
+      this.records.push(record);
+      this.writtenAt.push(this.now());
+    } else {
+      const at = this.lowerBound(record.id);
+      if (this.records[at]?.id === record.id) return this.write(at, record);
+      this.records.splice(at, 0, record);
+      this.writtenAt.splice(at, 0, this.now());
+    }
     this.trim();
   }
 
   async recordFinish(record: ExecutionRecord): Promise<void> {
-    const slot = this.byId.get(record.id);
     // A record already dropped (cap reached during a long run) is not brought back.
-    if (slot) this.write(slot, record);
+    const at = this.indexOf(record.id);
+    if (at !== -1) this.write(at, record);
   }
 
   async get(id: string): Promise<ExecutionRecord | undefined> {
-    const slot = this.byId.get(id);
-    return slot && !this.expired(slot) ? slot.record : undefined;
+    const at = this.indexOf(id);
+    return at !== -1 && !this.expired(at) ? this.records[at] : undefined;
   }
 
   async list(query: ExecutionQuery): Promise<ExecutionPage> {
     const found: ExecutionRecord[] = [];
-    let i = (query.before === undefined ? this.slots.length : this.lowerBound(query.before)) - 1;
+    let i = (query.before === undefined ? this.records.length : this.lowerBound(query.before)) - 1;
     for (; i >= this.head; i--) {
-      const slot = this.slots[i]!;
-      if (this.expired(slot) || !matches(slot.record, query)) continue;
+      const record = this.records[i]!;
+      if (this.expired(i) || !matches(record, query)) continue;
       if (found.length === query.limit) return { executions: found, next: found[found.length - 1]!.id };
-      found.push(slot.record);
+      found.push(record);
     }
     return { executions: found, next: null };
   }
 
-  private write(slot: Slot, record: ExecutionRecord): void {
-    slot.record = record;
-    slot.writtenAt = this.now();
+  private write(at: number, record: ExecutionRecord): void {
+    this.records[at] = record;
+    this.writtenAt[at] = this.now();
   }
 
-  private expired(slot: Slot): boolean {
-    return this.now() - slot.writtenAt > this.retention.retentionMs;
+  private expired(at: number): boolean {
+    return this.now() - this.writtenAt[at]! > this.retention.retentionMs;
   }
 
   /** Drops from the oldest end: beyond the cap, or expired (checked on the oldest only: cheap). */
   private trim(): void {
-    while (this.slots.length - this.head > this.retention.maxRecords || (this.head < this.slots.length && this.expired(this.slots[this.head]!))) {
-      this.byId.delete(this.slots[this.head]!.record.id);
+    while (this.records.length - this.head > this.retention.maxRecords || (this.head < this.records.length && this.expired(this.head))) {
+      this.records[this.head] = undefined as never; // let it go now, not at the next compaction
       this.head++;
     }
-    if (this.head > 1024 && this.head * 2 > this.slots.length) {
-      this.slots = this.slots.slice(this.head);
+    if (this.head > 1024 && this.head * 2 > this.records.length) {
+      this.records = this.records.slice(this.head);
+      this.writtenAt = this.writtenAt.slice(this.head);
       this.head = 0;
     }
+  }
+
+  /** The position of the record with this id, or -1. */
+  private indexOf(id: string): number {
+    const at = this.lowerBound(id);
+    return this.records[at]?.id === id ? at : -1;
   }
 
   /** The first position (from the head) whose id is not below `id`. */
   private lowerBound(id: string): number {
     let lo = this.head;
-    let hi = this.slots.length;
+    let hi = this.records.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.slots[mid]!.record.id < id) lo = mid + 1;
+      if (this.records[mid]!.id < id) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -36,8 +36,8 @@ own("stays bounded over many writes (head offset compaction)", async () => {
   const page = await index.list({ limit: 100 });
   assert.is(page.executions.length, 50);
   assert.is(page.executions[0]!.id, last.id);
-  const slots = (index as unknown as { slots: unknown[] }).slots.length;
-  assert.ok(slots < 50 + 2048, `array kept ${slots} slots`);
+  const kept = (index as unknown as { records: unknown[] }).records.length;
+  assert.ok(kept < 50 + 2048, `array kept ${kept} records`);
 });
 
 own.run();
