@@ -25,22 +25,28 @@ export class ExecutionRecorder {
     private readonly maxPending = 1000,
   ) {}
 
-  readonly interceptor: Interceptor<RunCall, unknown> = async (call, next) => {
+  // A promise chain, not an async function: this runs on every request.
+  readonly interceptor: Interceptor<RunCall, unknown> = (call, next) => {
     const run = this.begin(call);
-    let result: unknown;
-    try {
-      result = await next();
-    } catch (error) {
+    const failed = (error: unknown): never => {
       run.finish(runAborted(call) ? "cancelled" : "failed", error);
       throw error;
+    };
+    let pending: Promise<unknown>;
+    try {
+      pending = next();
+    } catch (error) {
+      pending = Promise.reject(error);
     }
-    // A stream the client left cancelled the run; one whose consumer had all it needed did not.
-    if (result instanceof StreamedRun) run.finish(result.aborted ? "cancelled" : "succeeded");
-    // An answer that no one received is not a success to the reader of the index: the caller
-    // left (or shutdown gave up on it) before the run returned.
-    else if (runAborted(call)) run.finish("cancelled", LEFT_BEFORE_ANSWER);
-    else run.finish("succeeded");
-    return result;
+    return pending.then((result) => {
+      // A stream the client left cancelled the run; one whose consumer had all it needed did not.
+      if (result instanceof StreamedRun) run.finish(result.aborted ? "cancelled" : "succeeded");
+      // An answer that no one received is not a success to the reader of the index: the caller
+      // left (or shutdown gave up on it) before the run returned.
+      else if (runAborted(call)) run.finish("cancelled", LEFT_BEFORE_ANSWER);
+      else run.finish("succeeded");
+      return result;
+    }, failed);
   };
 
   /** Waits (a bounded time) for the writes in flight, before the index closes. */

@@ -125,11 +125,11 @@ const sharedTags = new Map<string, readonly string[]>();
 export function sharedPayloadTag(input: unknown, includeValues: boolean): readonly string[] {
   const entries = payloadTag(input, includeValues);
   if (includeValues) return entries;
-  const key = JSON.stringify(entries);
-  let shared = sharedTags.get(key);
-  if (shared === undefined) {
-    if (sharedTags.size >= 1024) sharedTags.clear();
-    sharedTags.set(key, (shared = Object.freeze(entries)));
-  }
-  return shared;
+  const key = entries.join("\n");
+  const shared = sharedTags.get(key);
+  // A key may hold a line break itself: the list must match, not just the joined text.
+  if (shared !== undefined && shared.length === entries.length && shared.every((entry, i) => entry === entries[i])) return shared;
+  if (sharedTags.size >= 1024) sharedTags.clear();
+  sharedTags.set(key, Object.freeze(entries));
+  return entries;
 }
