@@ -15,7 +15,9 @@ const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run 
 const FLUSH_TIMEOUT_MS = 2000;
 
 export class ExecutionRecorder {
-  private readonly inFlight = new Set<Promise<void>>();
+  /** Writes under way; a flush waits for them to settle. */
+  private inFlight = 0;
+  private drained: (() => void) | undefined = undefined;
   private skipped = 0;
   private lastFailure = "";
 
@@ -52,9 +54,13 @@ export class ExecutionRecorder {
   /** Waits (a bounded time) for the writes in flight, before the index closes. */
   async flush(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve)); // first writes still waiting for their turn
-    if (this.inFlight.size === 0) return;
+    if (this.inFlight === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, FLUSH_TIMEOUT_MS)))]);
+    await new Promise<void>((resolve) => {
+      this.drained = resolve;
+      timer = setTimeout(resolve, FLUSH_TIMEOUT_MS);
+    });
+    this.drained = undefined;
     clearTimeout(timer);
   }
 
@@ -84,37 +90,42 @@ export class ExecutionRecorder {
 
   private readonly queued: RunRecord[] = [];
   private readonly writeQueued = () => {
-    for (const run of this.queued.splice(0)) run.written = this.write(() => this.index.recordStart(run.final ?? run.record));
+    for (const run of this.queued.splice(0)) run.written = this.write("recordStart", run.final ?? run.record);
   };
 
   /** The final record of a run whose start is already being written replaces it afterwards. */
   private stored(run: RunRecord, final: ExecutionRecord): void {
-    if (run.written) void run.written.then(() => this.write(() => this.index.recordFinish(final)));
+    if (run.written) void run.written.then(() => this.write("recordFinish", final));
   }
 
-  private write(op: () => Promise<void>): Promise<void> {
-    if (this.inFlight.size >= this.maxPending) {
+  /** Writes a record; the promise settles (never rejects) once the index is done with it. */
+  private write(op: "recordStart" | "recordFinish", record: ExecutionRecord): Promise<void> {
+    if (this.inFlight >= this.maxPending) {
       if (this.skipped++ % 1000 === 0) this.log.warn(`Execution index is not keeping up: ${this.skipped} record write(s) skipped so far`);
       return Promise.resolve();
     }
     let pending: Promise<void>;
     try {
-      pending = op();
+      pending = this.index[op](record);
     } catch (error) {
       pending = Promise.reject(error);
     }
-    const tracked: Promise<void> = pending.then(
-      () => {
-        this.inFlight.delete(tracked);
-        this.lastFailure = "";
-      },
-      (error: unknown) => {
-        this.inFlight.delete(tracked);
-        this.failed(error);
-      },
-    );
-    this.inFlight.add(tracked);
-    return tracked;
+    this.inFlight++;
+    return pending.then(this.written, this.notWritten);
+  }
+
+  private readonly written = (): void => {
+    this.lastFailure = "";
+    this.settled();
+  };
+
+  private readonly notWritten = (error: unknown): void => {
+    this.failed(error);
+    this.settled();
+  };
+
+  private settled(): void {
+    if (--this.inFlight === 0) this.drained?.();
   }
 
   /** Logs a failing index once per distinct message, not once per run. */
