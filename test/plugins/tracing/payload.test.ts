@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { isSensitiveKey, payloadTag, shapeOf } from "../../../plugins/tracing/index.js";
+import { sharedPayloadTag } from "../../../plugins/tracing/payload.js";
 
 test("shapes by default: types and sizes, never values", () => {
   class Custom {
@@ -66,6 +67,22 @@ test("values are bounded: a huge payload costs its first few hundred characters"
   const circular: Record<string, unknown> = { a: 1 };
   circular.self = circular;
   assert.equal(payloadTag({ c: circular }, true), ['c={"a":1,"self":"[circular]"}']);
+});
+
+test("run spans share one frozen shape list per distinct list; value lists stay their own", () => {
+  const a = sharedPayloadTag({ question: "What is svc?", top_k: 3 }, false);
+  const b = sharedPayloadTag({ top_k: 5, question: "Who wrote it?" }, false);
+  assert.equal(a, ["question=str(12)", "top_k=int"]);
+  assert.ok(a === b, "equal shapes: the same array");
+  assert.ok(Object.isFrozen(a));
+  // Joined with a line break, these two lists read the same; they must not share.
+  const split = sharedPayloadTag({ "x=int\ny": "a" }, false);
+  const two = sharedPayloadTag({ x: 1, y: "a" }, false);
+  assert.equal(split, ["x=int\ny=str(1)"]);
+  assert.equal(two, ["x=int", "y=str(1)"]);
+  const values = sharedPayloadTag({ q: "same" }, true);
+  assert.not.ok(values === sharedPayloadTag({ q: "same" }, true));
+  assert.not.ok(Object.isFrozen(values));
 });
 
 test.run();
