@@ -71,7 +71,7 @@ test("values are bounded: a huge payload costs its first few hundred characters"
 
 test("run spans share one frozen shape list per distinct list; value lists stay their own", () => {
   const a = sharedPayloadTag({ question: "What is svc?", top_k: 3 }, false);
-  const b = sharedPayloadTag({ top_k: 5, question: "Who wrote it?" }, false);
+  const b = sharedPayloadTag({ top_k: 5, question: "Who wrote it" }, false);
   assert.equal(a, ["question=str(12)", "top_k=int"]);
   assert.ok(a === b, "equal shapes: the same array");
   assert.ok(Object.isFrozen(a));
