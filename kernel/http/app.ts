@@ -104,17 +104,14 @@ export class HttpApp {
   route(method: HttpMethod, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
     this.routes.push({ method, path, scope: options.scope, docs: options.docs });
     this.index.add(method, path, () => undefined);
-    this.app.add(method, path, async (req: Request, res: ServerResponse) => {
+    // Not an async function: most answers need no promise turn between the decision and the handler.
+    this.app.add(method, path, (req: Request) => {
       const c = contextOf(req)!;
       c.route = path;
       if (options.lasting) c.lasting = true;
-      if (options.scope) {
-        const pending = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
-        const decision = pending instanceof Promise ? await pending : pending;
-        if (!decision.allow) throw new HttpError(decision.status, decision.message);
-      }
-      const result = await handler(c);
-      if (result !== undefined && !res.headersSent) c.send(200, result);
+      if (!options.scope) return answer(c, handler);
+      const decision = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
+      return decision instanceof Promise ? decision.then((d) => answer(c, handler, d)) : answer(c, handler, decision);
     });
   }
 
@@ -187,4 +184,15 @@ export class HttpApp {
     if (allowed.length === 0) return new HttpError(404, `Not found: ${req.method} ${req.path}`);
     return new HttpError(405, `Method ${req.method} is not allowed for ${req.path}`, { headers: { allow: allowed.join(", ") } });
   }
+}
+
+/** Runs `handler` once access is decided; a value it returns is answered as JSON. */
+function answer(c: RequestContext, handler: RouteHandler, decision?: AccessDecision): void | Promise<void> {
+  if (decision && !decision.allow) throw new HttpError(decision.status, decision.message);
+  const result = handler(c);
+  return result instanceof Promise ? result.then((value) => reply(c, value)) : reply(c, result);
+}
+
+function reply(c: RequestContext, value: unknown): void {
+  if (value !== undefined && !c.res.headersSent) c.send(200, value);
 }
