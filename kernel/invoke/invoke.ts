@@ -111,9 +111,9 @@ export class Invoker {
     return new Promise<Invocation>((deliver, fail) => {
       let streaming = false;
       const chain = this.hooks.run.call(call, (inner) => {
-        const args = request.args ?? [inner.input];
         const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
-        return Promise.resolve(method.call(pipeline.wrapper, ...args, context)).then((result) => {
+        const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
+        return Promise.resolve(returned).then((result) => {
           const source = sourceOf(result, request.chunks);
           if (!source) return result;
           streaming = true;
