@@ -1,5 +1,5 @@
 /**
- * @module HttpApp: the kernel's polka application. A front middleware gives every request an id,
+ * @module HttpApp: the kernel's polka application. The front gives every request an id,
  * a context and an AbortSignal, applies the loopback guard and CORS; routes registered by plugins
  * are authorized by scope and may return a value to answer with JSON; unmatched requests get 404,
  * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
@@ -77,6 +77,7 @@ export class HttpApp {
   private readonly index: Polka = polka();
   private readonly cors: Cors;
   private readonly guard: (req: IncomingMessage) => string | undefined;
+  private readonly onError: (err: unknown, req: Request, res: ServerResponse) => void;
   private readonly crossSite: (req: IncomingMessage) => string | undefined;
 
   constructor(private readonly options: HttpAppOptions) {
@@ -85,19 +86,22 @@ export class HttpApp {
     this.cors = new Cors(settings.corsAllowOrigins);
     this.guard = rebindingGuard(settings.host, (origin) => this.cors.allows(origin));
     this.crossSite = crossSiteGuard((origin) => this.cors.allows(origin));
-    this.app = polka({
-      onError: (err, req, res) => {
-        // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.
-        if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
-        sendError(res, err, reporting);
-      },
-      onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting),
-    });
-    this.app.use(this.front);
+    this.onError = (err, req, res) => {
+      // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.
+      if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
+      sendError(res, err, reporting);
+    };
+    this.app = polka({ onError: this.onError, onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting) });
   }
 
-  /** A plain Node request listener. */
+  /** A plain Node request listener: the front, then polka's routing. */
   readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+    // The front runs before polka rather than as its first middleware: one routing step less per request.
+    try {
+      if (!this.front(req as Request, res)) return;
+    } catch (error) {
+      return this.onError(error, req as Request, res);
+    }
     this.app.handler(req as Request, res, undefined as unknown as NextHandler);
   };
 
@@ -146,7 +150,8 @@ export class HttpApp {
     });
   }
 
-  private readonly front: Middleware = (req, res, next) => {
+  /** Returns whether routing goes on (false when a CORS preflight was answered). */
+  private front(req: Request, res: ServerResponse): boolean {
     const { log, settings } = this.options;
     const incoming = req.headers["x-request-id"];
     // randomUUID draws from a pooled entropy buffer: no system call per request.
@@ -175,9 +180,8 @@ export class HttpApp {
     });
     const refused = this.guard(req) ?? this.crossSite(req);
     if (refused) throw new HttpError(403, refused);
-    if (this.cors.apply(req, res)) return;
-    return next();
-  };
+    return !this.cors.apply(req, res);
+  }
 
   private noMatch(req: Request): HttpError {
     const allowed = METHODS.filter((m) => this.index.find(m, req.path).handlers.length > 0);
