@@ -16,6 +16,7 @@ import type { AnsweredRequest, ObserverHook } from "../hooks/observer-hook.js";
 import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
+import { cacheRouteLookups } from "./route-cache.js";
 import { sendError } from "./send.js";
 
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
@@ -78,6 +79,8 @@ export class HttpApp {
   private readonly cors: Cors;
   private readonly guard: (req: IncomingMessage) => string | undefined;
   private readonly onError: (err: unknown, req: Request, res: ServerResponse) => void;
+  /** Forgets the remembered route lookups. */
+  private readonly routesChanged: () => void;
   private readonly crossSite: (req: IncomingMessage) => string | undefined;
 
   constructor(private readonly options: HttpAppOptions) {
@@ -92,6 +95,7 @@ export class HttpApp {
       sendError(res, err, reporting);
     };
     this.app = polka({ onError: this.onError, onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting) });
+    this.routesChanged = cacheRouteLookups(this.app);
   }
 
   /** A plain Node request listener: the front, then polka's routing. */
@@ -109,6 +113,7 @@ export class HttpApp {
     this.routes.push({ method, path, scope: options.scope, docs: options.docs });
     this.index.add(method, path, () => undefined);
     // Not an async function: most answers need no promise turn between the decision and the handler.
+    this.routesChanged();
     this.app.add(method, path, (req: Request) => {
       const c = contextOf(req)!;
       c.route = path;
@@ -122,6 +127,7 @@ export class HttpApp {
   /** Mounts Node middleware (a static file server, an MCP transport) under a path prefix. */
   use(path: string, ...middleware: Middleware[]): void {
     this.mounts.push(path);
+    this.routesChanged();
     this.app.use(path, ...middleware);
   }
 
