@@ -49,7 +49,9 @@ export class SseWriter {
     let frame = "";
     if (event.event) frame += `event: ${event.event}\n`;
     if (event.id) frame += `id: ${event.id}\n`;
-    for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
+    // JSON never holds a raw line break: the common event is one `data:` line, no split needed.
+    if (!data.includes("\n") && !data.includes("\r")) frame += `data: ${data}\n`;
+    else for (const line of data.split(/\r\n|\r|\n/)) frame += `data: ${line}\n`;
     return this.write(frame + "\n");
   }
 
@@ -74,6 +76,7 @@ export class SseWriter {
 
   private stop(): void {
     clearInterval(this.heartbeat);
-    this.done.abort();
+    // A plain reason: the default DOMException records a stack trace at the end of every stream.
+    this.done.abort("closed");
   }
 }
