@@ -6,6 +6,8 @@
 import type { ServerResponse } from "node:http";
 import { once } from "node:events";
 
+const WRITTEN: Promise<void> = Promise.resolve();
+
 export interface SseEvent {
   /** The event name (`event:` line); omitted for plain `data:` events. */
   event?: string;
@@ -64,9 +66,13 @@ export class SseWriter {
     if (!this.res.writableEnded) this.res.end();
   }
 
-  private async write(frame: string): Promise<void> {
-    if (this.closed) return;
-    if (this.res.write(frame)) return;
+  /** Resolved at once when the socket took the frame (the same promise every time: no allocation per event). */
+  private write(frame: string): Promise<void> {
+    if (this.closed || this.res.write(frame)) return WRITTEN;
+    return this.drain();
+  }
+
+  private async drain(): Promise<void> {
     try {
       await once(this.res, "drain", { signal: this.done.signal });
     } catch {

@@ -21,8 +21,8 @@ export type StreamEnd = { kind: "end" | "stopped"; stats: StreamStats } | { kind
 
 export class InvocationStream<T = unknown> implements AsyncIterable<T> {
   private readonly iterator: AsyncIterator<unknown>;
-  /** The item being pulled from the source. */
-  private inflight?: Promise<IteratorResult<T>>;
+  /** An item is being pulled from the source. */
+  private pulling = false;
   /** An item (or failure) that arrived while no call waited (after a time-out): the next call's. */
   private ready?: { result: IteratorResult<T> } | { error: unknown };
   /** The call waiting now; one at a time. */
@@ -61,9 +61,9 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
       this.ready = undefined;
       return "error" in ready ? Promise.reject(ready.error) : Promise.resolve(ready.result);
     }
-    if (!this.inflight) {
-      this.inflight = this.pull();
-      this.inflight.then(this.deliver, this.deliverError);
+    if (!this.pulling) {
+      this.pulling = true;
+      void this.pull();
     }
     if (timeoutMs !== undefined) this.timer = setTimeout(this.timeOut, timeoutMs);
     return new Promise(this.wait);
@@ -75,15 +75,15 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
     this.reject = reject;
   };
 
-  private readonly deliver = (result: IteratorResult<T>) => {
-    this.inflight = undefined;
+  private deliver(result: IteratorResult<T>): void {
+    this.pulling = false;
     if (!this.handOut(result)) this.ready = { result };
-  };
+  }
 
-  private readonly deliverError = (error: unknown) => {
-    this.inflight = undefined;
+  private deliverError(error: unknown): void {
+    this.pulling = false;
     if (!this.failOut(error)) this.ready = { error };
-  };
+  }
 
   /** The pulled item stays for the following call. */
   private readonly timeOut = () => this.handOut(TIMED_OUT);
@@ -134,23 +134,24 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
     stopIterator(this.iterator);
   }
 
-  private async pull(): Promise<IteratorResult<T>> {
+  /** Reads the source's next item through the hook, and hands it out (or keeps it for the next call). */
+  private async pull(): Promise<void> {
     try {
       while (true) {
         const step = await this.iterator.next();
         if (step.done) {
           this.finish({ kind: "end", stats: this.stats() });
-          return { done: true, value: undefined };
+          return this.deliver({ done: true, value: undefined });
         }
         const item = this.hook.transformsItems ? await this.hook.item(step.value, this.info) : step.value;
         if (item === DROP) continue;
         this.items++;
         this.firstItemMs ??= performance.now() - this.startedAt;
-        return { done: false, value: item as T };
+        return this.deliver({ done: false, value: item as T });
       }
     } catch (error) {
       this.finish({ kind: "error", error, stats: this.stats() });
-      throw error;
+      this.deliverError(error);
     }
   }
 
