@@ -238,4 +238,20 @@ test("a lone stateless tools/call is answered as a server answers it in a batch"
     assert.is(JSON.parse(reply((await post(k.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "bad_result" } })).body, 4)!).error.code, -32602);
   }));
 
+test("with JSON responses, a lone tools/call and a batch are answered as JSON bodies", () =>
+  withMcpKernel(
+    async (k) => {
+      await k.deployWrapper("echo", ECHO);
+      const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } };
+      const alone = await post(k.url, call);
+      assert.is(alone.status, 200);
+      assert.match(String(alone.headers["content-type"]), /^application\/json/);
+      const reply = JSON.parse(alone.body);
+      assert.equal(reply, { result: { content: [{ type: "text", text: '{"echo":"hi"}' }] }, jsonrpc: "2.0", id: 3 });
+      const batch = JSON.parse((await post(k.url, [call, { jsonrpc: "2.0", id: 4, method: "ping" }])).body) as { id: number }[];
+      assert.equal(batch.find((m) => m.id === 3), reply);
+    },
+    { mcpJsonResponse: true },
+  ));
+
 test.run();
