@@ -4,17 +4,16 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../helpers/cli.js";
 import { answerOf, deployTo, post, startInstance, stopAll, taggedWrapper, type Instance } from "../helpers/cluster.js";
-import { sleep } from "../helpers/http.js";
+import { nginxSkipReason, startNginx, unprivileged } from "../helpers/nginx.js";
 import { tempDir } from "../helpers/pipelines.js";
 import { freePort, redisSkipReason, startRedis } from "../helpers/redis.js";
 
-const NGINX = "/usr/sbin/nginx";
-const skip = redisSkipReason() ?? (existsSync(NGINX) ? null : "nginx is not installed (apt-get install nginx)");
+const skip = redisSkipReason() ?? nginxSkipReason();
 
 /** The docs' nginx configuration with this test's ports, and paths a non-root nginx may write. */
 function docsConfig(ports: number[], listen: number, dir: string): string {
@@ -23,22 +22,7 @@ function docsConfig(ports: number[], listen: number, dir: string): string {
   if (!block) throw new Error("docs/several-instances.md: no nginx block marked <!-- example: nginx-conf -->");
   let config = block;
   for (const [i, port] of [1416, 1426, 1436].entries()) config = config.replaceAll(`127.0.0.1:${port}`, `127.0.0.1:${ports[i]}`);
-  config = config.replace(/listen 8080;/, `listen 127.0.0.1:${listen};`);
-  const paths = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((p) => `  ${p}_temp_path ${join(dir, p)};`).join("\n");
-  return `pid ${join(dir, "nginx.pid")};\nerror_log ${join(dir, "error.log")};\n${config.replace(/http \{\n/, `http {\n  access_log off;\n${paths}\n`)}`;
-}
-
-async function startNginx(config: string, dir: string, port: number): Promise<ChildProcess> {
-  const file = join(dir, "nginx.conf");
-  writeFileSync(file, config);
-  const nginx = spawn(NGINX, ["-p", dir, "-e", join(dir, "error.log"), "-c", file, "-g", "daemon off;"], { stdio: "ignore" });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(join(dir, "error.log"), "utf8")}`);
-    if ((await answerOf(`http://127.0.0.1:${port}`, "status").catch(() => "#0")) !== "#0") return nginx;
-    await sleep(100);
-  }
-  throw new Error("nginx did not start");
+  return unprivileged(config.replace(/listen 8080;/, `listen 127.0.0.1:${listen};`), dir);
 }
 
 test(skip ? `skipped: ${skip}` : "three instances behind nginx: deploys through the balancer are served on every connection", async () => {
@@ -51,7 +35,7 @@ test(skip ? `skipped: ${skip}` : "three instances behind nginx: deploys through 
     const dir = tempDir("svc-nginx-");
     mkdirSync(join(dir, "logs"));
     const port = await freePort();
-    nginx = await startNginx(docsConfig(instances.map((i) => i.port), port, dir), dir, port);
+    nginx = await startNginx(docsConfig(instances.map((i) => i.port), port, dir), dir, async () => (await answerOf(`http://127.0.0.1:${port}`, "status")) !== "#0");
     const lb = `http://127.0.0.1:${port}`;
 
     const servedEverywhere = async (expected: string) => {
