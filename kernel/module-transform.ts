@@ -76,13 +76,19 @@ function moduleSpecifierAt(tokens: Token[], i: number, s: Sucrase): Token | unde
   }
   if (t.type !== s.tt._export) return undefined;
   let j: number;
-  if (next.type === s.tt.star) j = tokens[i + 2]?.contextualKeyword === s.ck._as ? i + 4 : i + 2;
+  if (next.type === s.tt.star) j = tokens[i + 2]?.type === s.tt._as ? i + 4 : i + 2;
   else if (next.type === s.tt.braceL) {
     j = i + 2;
     while (j < tokens.length && tokens[j]!.type !== s.tt.braceR) j++;
     j++;
   } else return undefined;
   return tokens[j]?.contextualKeyword === s.ck._from && tokens[j + 1]?.type === s.tt.string ? tokens[j + 1] : undefined;
+}
+
+/** sucrase reads `import.meta` as three tokens, a name `import`, a dot and a name `meta`. */
+function isImportMeta(source: string, tokens: Token[], i: number, s: Sucrase): boolean {
+  const [t, dot, meta] = [tokens[i]!, tokens[i + 1], tokens[i + 2]];
+  return t.type === s.tt.name && source.slice(t.start, t.end) === "import" && dot?.type === s.tt.dot && !!meta && source.slice(meta.start, meta.end) === "meta";
 }
 
 /** Rewrites `import()`, `import.meta` and (async only) static specifiers, then compiles. */
@@ -100,7 +106,7 @@ function compileWithSucrase(source: string, ts: boolean, async: boolean): string
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.type === s.tt._import && !t.isType && tokens[i + 1]?.type === s.tt.parenL) edits.push({ start: t.start, end: t.end, text: "jitiImport" });
-    else if (t.type === s.tt._import && tokens[i + 1]?.type === s.tt.dot && tokens[i + 2]) {
+    else if (isImportMeta(source, tokens, i, s)) {
       edits.push({ start: t.start, end: tokens[i + 2]!.end, text: "__svcImportMeta" });
       usesMeta = true;
     } else if (async) {
