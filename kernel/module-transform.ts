@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Jiti, TransformOptions } from "jiti";
 
 export interface TransformResult {
@@ -140,8 +141,13 @@ function syntaxErrorModule(error: { message?: string; loc?: { line: number; colu
 
 /** Compiled sources kept in memory; a redeploy of a changed file adds one, so the map is bounded. */
 const MEMO_LIMIT = 256;
-/** Part of every cache key: a change to how sources are compiled must not reuse old output. */
-const COMPILER_VERSION = "sucrase-3.35.1/1";
+/** Part of every cache key: sucrase's version and this file's own text, so no change to how sources
+ * are compiled reuses old output. */
+let compilerId: string | undefined;
+function compilerVersion(): string {
+  const ownText = () => createHash("sha256").update(readFileSync(fileURLToPath(import.meta.url))).digest("base64url");
+  return (compilerId ??= `${requireCjs("sucrase/package.json").version}/${ownText()}`);
+}
 
 export interface ModuleTransformOptions {
   /** jiti with its Babel transform, for what sucrase does not compile. */
@@ -168,7 +174,7 @@ export function createModuleTransform(options: ModuleTransformOptions): (transfo
     if (transform.jsx || /x$/.test(transform.filename ?? "")) return { code: options.babel().transform(transform) };
     const ts = transform.ts === true;
     const async = transform.async === true;
-    const key = createHash("sha256").update(`${COMPILER_VERSION}:${ts}:${async}:`).update(transform.source).digest("base64url");
+    const key = createHash("sha256").update(`${compilerVersion()}:${ts}:${async}:`).update(transform.source).digest("base64url");
     const known = memo.get(key);
     if (known !== undefined) return { code: known };
     const dir = options.cacheDir();
