@@ -1,15 +1,15 @@
 /**
  * @module Loads user modules (plugins and pipeline wrappers) written in TypeScript or JavaScript at
- * run time with jiti, compiled by `module-transform` (sucrase). `svc` and its subpath exports resolve to this very package from any
- * directory, so user code shares the kernel's module instances; so does `valibot`, which wrappers
- * use for their schemas.
+ * run time with jiti, compiled by `module-transform` (sucrase). `svc` and its subpath exports
+ * resolve to this very package from any directory, so user code shares the kernel's module
+ * instances; so does `valibot`, which wrappers use for their schemas.
  *
- * Compiled modules are cached by content in `<cache dir>/svc/compiled`, a folder private to the current user
- * (0700, owned by them, checked): a cached file is run as the service's own code, so no one else
- * may write there (jiti's default, a shared folder under /tmp, lets any local user plant one). When
- * that folder cannot be made private, modules are compiled in memory. The cache is kept to a bounded
- * number of files, the least recently written going first (checked now and then as files are
- * written, not on every load).
+ * Compiled modules are cached by content in `<cache dir>/svc/compiled`, a folder private to the
+ * current user (0700, owned by them, checked): a cached file is run as the service's own code, so
+ * no one else may write there (jiti's default, a shared folder under /tmp, lets any local user
+ * plant one). When that folder cannot be made private, modules are compiled in memory. The cache
+ * is kept to a bounded number of files, the least recently written going first (checked now and
+ * then as files are written, not on every load).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
