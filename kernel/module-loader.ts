@@ -1,19 +1,21 @@
 /**
  * @module Loads user modules (plugins and pipeline wrappers) written in TypeScript or JavaScript at
- * run time with jiti. `svc` and its subpath exports resolve to this very package from any
- * directory, so user code shares the kernel's module instances; so does `valibot`, which wrappers
- * use for their schemas.
+ * run time with jiti, compiled by `module-transform` (sucrase). `svc` and its subpath exports
+ * resolve to this very package from any directory, so user code shares the kernel's module
+ * instances; so does `valibot`, which wrappers use for their schemas.
  *
- * Compiled modules are cached in `<cache dir>/svc/compiled`, a folder private to the current user
- * (0700, owned by them, checked): a cached file is run as the service's own code, so no one else
- * may write there (jiti's default, a shared folder under /tmp, lets any local user plant one). When
- * that folder cannot be made private, modules are compiled in memory. The cache is kept to a bounded
- * number of files, the least recently written going first.
+ * Compiled modules are cached by content in `<cache dir>/svc/compiled`, a folder private to the
+ * current user (0700, owned by them, checked): a cached file is run as the service's own code, so
+ * no one else may write there (jiti's default, a shared folder under /tmp, lets any local user
+ * plant one). When that folder cannot be made private, modules are compiled in memory. The cache
+ * is kept to a bounded number of files, the least recently written going first (checked now and
+ * then as files are written, not on every load).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createJiti } from "jiti";
+import type { Jiti } from "jiti";
+import { createModuleTransform } from "./module-transform.js";
 import { cacheDir, SERVICE_DIR_NAME } from "./operator-access/credential-file.js";
 import { ensurePrivateDirSync } from "./private-dir.js";
 
@@ -95,14 +97,34 @@ export function pruneCompileCache(dir: string, limit = COMPILE_CACHE_LIMIT): voi
   }
 }
 
+let jitiModule: typeof import("jiti") | undefined;
+let babelJiti: Jiti | undefined;
+
+/** jiti is imported on the first module loaded, so a service without user modules never pays for it. */
+async function loadJiti(): Promise<typeof import("jiti")> {
+  return (jitiModule ??= await import("jiti"));
+}
+
+let cacheDirChecked: string | false | undefined;
+/** Prunes on the first write of a process and then every `PRUNE_EVERY` writes, not on every load. */
+const PRUNE_EVERY = 100;
+let writes = 0;
+
+const transform = createModuleTransform({
+  // jiti with its own Babel transform, for the sources sucrase cannot compile (see module-transform)
+  babel: () => (babelJiti ??= jitiModule!.createJiti(import.meta.url, { fsCache: false })),
+  cacheDir: () => (cacheDirChecked ??= compileCacheDir()),
+  onWrite: (dir) => {
+    if (writes++ % PRUNE_EVERY === 0) pruneCompileCache(dir);
+  },
+});
+
 export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoader {
   const base = pathToFileURL(join(options.cwd ?? process.cwd(), "__svc_loader__.js")).href;
   const alias = { ...rootAliases(options.roots ?? []), ...fixedAliases() };
-  const fsCache = compileCacheDir();
-  const jiti = createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true, fsCache });
+  let jiti: Jiti | undefined;
   return async (specifier) => {
-    const module = await jiti.import(specifier);
-    if (fsCache) pruneCompileCache(fsCache);
-    return module;
+    jiti ??= (await loadJiti()).createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true, fsCache: false, transform });
+    return jiti.import(specifier);
   };
 }

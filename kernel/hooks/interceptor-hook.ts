@@ -7,8 +7,6 @@
  */
 import { attribute, TapList, type TapOptions } from "./taps.js";
 
-const NONE: unique symbol = Symbol("none");
-
 export type Next<C, R> = (changes?: Partial<C>) => Promise<R>;
 
 /** A call that makes its own copy with changes (same class and shape: cheaper than a merge). */
@@ -27,6 +25,15 @@ function merge<C>(current: C, changes: Partial<C>): C {
   }
   return copy;
 }
+/** The target's result as a promise; what it throws, as a rejection. */
+function callTarget<C, R>(target: (call: C) => R | Promise<R>, call: C): Promise<R> {
+  try {
+    return Promise.resolve(target(call));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 export type Interceptor<C, R> = (call: C, next: Next<C, R>) => R | Promise<R>;
 
 export class InterceptorHook<C, R> {
@@ -42,36 +49,31 @@ export class InterceptorHook<C, R> {
   call(call: C, target: (call: C) => R | Promise<R>): Promise<R> {
     const taps = this.taps.all;
     // The common case on the hot path: nothing to wrap.
-    if (taps.length === 0) return (async () => target(call))();
-    // Plain promise chains rather than async frames: this runs on every request.
+    if (taps.length === 0) return callTarget(target, call);
+    // Plain promise chains rather than async frames: this runs on every request. What came out of
+    // an inner layer (the target's error, or one a tap raised, attributed) passes the outer taps
+    // untouched; only a tap's own error is attributed to it.
+    let passed: unknown[] | undefined;
+    const passing = (error: unknown): unknown => ((passed ??= []).push(error), error);
+    const pass = (error: unknown): never => {
+      throw passing(error);
+    };
     const layer = (index: number, current: C): Promise<R> => {
-      if (index === taps.length) {
-        try {
-          return Promise.resolve(target(current));
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      }
+      if (index === taps.length) return callTarget(target, current).catch(pass);
       const tap = taps[index]!;
       let nextCalled = false;
-      // What came out of the inner layers passes this tap's attribution untouched.
-      let inner: unknown = NONE;
-      const passInner = (error: unknown): never => {
-        inner = error;
-        throw error;
-      };
       const next: Next<C, R> = (changes) => {
         if (nextCalled) return Promise.reject(new Error("next() called more than once"));
         nextCalled = true;
-        return layer(index + 1, changes === undefined ? current : merge(current, changes)).catch(passInner);
+        return layer(index + 1, changes === undefined ? current : merge(current, changes));
       };
       const own = (error: unknown): never => {
-        throw error === inner ? error : attribute(this.name, tap.plugin, error);
+        throw passed?.includes(error) ? error : passing(attribute(this.name, tap.plugin, error));
       };
       try {
         return Promise.resolve(tap.fn(current, next)).catch(own);
       } catch (error) {
-        return Promise.reject(error === inner ? error : attribute(this.name, tap.plugin, error));
+        return Promise.reject(error).catch(own);
       }
     };
     return layer(0, call);

@@ -1,5 +1,5 @@
 /**
- * @module HttpApp: the kernel's polka application. A front middleware gives every request an id,
+ * @module HttpApp: the kernel's polka application. The front gives every request an id,
  * a context and an AbortSignal, applies the loopback guard and CORS; routes registered by plugins
  * are authorized by scope and may return a value to answer with JSON; unmatched requests get 404,
  * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
@@ -16,6 +16,7 @@ import type { AnsweredRequest, ObserverHook } from "../hooks/observer-hook.js";
 import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
+import { cacheRouteLookups } from "./route-cache.js";
 import { sendError } from "./send.js";
 
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
@@ -77,6 +78,9 @@ export class HttpApp {
   private readonly index: Polka = polka();
   private readonly cors: Cors;
   private readonly guard: (req: IncomingMessage) => string | undefined;
+  private readonly onError: (err: unknown, req: Request, res: ServerResponse) => void;
+  /** Forgets the remembered route lookups. */
+  private readonly routesChanged: () => void;
   private readonly crossSite: (req: IncomingMessage) => string | undefined;
 
   constructor(private readonly options: HttpAppOptions) {
@@ -85,42 +89,45 @@ export class HttpApp {
     this.cors = new Cors(settings.corsAllowOrigins);
     this.guard = rebindingGuard(settings.host, (origin) => this.cors.allows(origin));
     this.crossSite = crossSiteGuard((origin) => this.cors.allows(origin));
-    this.app = polka({
-      onError: (err, req, res) => {
-        // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.
-        if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
-        sendError(res, err, reporting);
-      },
-      onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting),
-    });
-    this.app.use(this.front);
+    this.onError = (err, req, res) => {
+      // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.
+      if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
+      sendError(res, err, reporting);
+    };
+    this.app = polka({ onError: this.onError, onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting) });
+    this.routesChanged = cacheRouteLookups(this.app);
   }
 
-  /** A plain Node request listener. */
+  /** A plain Node request listener: the front, then polka's routing. */
   readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
+    // The front runs before polka rather than as its first middleware: one routing step less per request.
+    try {
+      if (!this.front(req as Request, res)) return;
+    } catch (error) {
+      return this.onError(error, req as Request, res);
+    }
     this.app.handler(req as Request, res, undefined as unknown as NextHandler);
   };
 
   route(method: HttpMethod, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
     this.routes.push({ method, path, scope: options.scope, docs: options.docs });
     this.index.add(method, path, () => undefined);
-    this.app.add(method, path, async (req: Request, res: ServerResponse) => {
+    // Not an async function: most answers need no promise turn between the decision and the handler.
+    this.routesChanged();
+    this.app.add(method, path, (req: Request) => {
       const c = contextOf(req)!;
       c.route = path;
       if (options.lasting) c.lasting = true;
-      if (options.scope) {
-        const pending = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
-        const decision = pending instanceof Promise ? await pending : pending;
-        if (!decision.allow) throw new HttpError(decision.status, decision.message);
-      }
-      const result = await handler(c);
-      if (result !== undefined && !res.headersSent) c.send(200, result);
+      if (!options.scope) return answer(c, handler);
+      const decision = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
+      return decision instanceof Promise ? decision.then((d) => answer(c, handler, d)) : answer(c, handler, decision);
     });
   }
 
   /** Mounts Node middleware (a static file server, an MCP transport) under a path prefix. */
   use(path: string, ...middleware: Middleware[]): void {
     this.mounts.push(path);
+    this.routesChanged();
     this.app.use(path, ...middleware);
   }
 
@@ -149,7 +156,8 @@ export class HttpApp {
     });
   }
 
-  private readonly front: Middleware = (req, res, next) => {
+  /** Returns whether routing goes on (false when a CORS preflight was answered). */
+  private front(req: Request, res: ServerResponse): boolean {
     const { log, settings } = this.options;
     const incoming = req.headers["x-request-id"];
     // randomUUID draws from a pooled entropy buffer: no system call per request.
@@ -178,13 +186,23 @@ export class HttpApp {
     });
     const refused = this.guard(req) ?? this.crossSite(req);
     if (refused) throw new HttpError(403, refused);
-    if (this.cors.apply(req, res)) return;
-    return next();
-  };
+    return !this.cors.apply(req, res);
+  }
 
   private noMatch(req: Request): HttpError {
     const allowed = METHODS.filter((m) => this.index.find(m, req.path).handlers.length > 0);
     if (allowed.length === 0) return new HttpError(404, `Not found: ${req.method} ${req.path}`);
     return new HttpError(405, `Method ${req.method} is not allowed for ${req.path}`, { headers: { allow: allowed.join(", ") } });
   }
+}
+
+/** Runs `handler` once access is decided; a value it returns is answered as JSON. */
+function answer(c: RequestContext, handler: RouteHandler, decision?: AccessDecision): void | Promise<void> {
+  if (decision && !decision.allow) throw new HttpError(decision.status, decision.message);
+  const result = handler(c);
+  return result instanceof Promise ? result.then((value) => reply(c, value)) : reply(c, result);
+}
+
+function reply(c: RequestContext, value: unknown): void {
+  if (value !== undefined && !c.res.headersSent) c.send(200, value);
 }

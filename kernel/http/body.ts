@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "../errors.js";
+import { watchBodyProgress } from "./body-progress.js";
 import { parseBoundedJson } from "./json-bounds.js";
 
 export interface BodyLimits {
@@ -20,24 +21,6 @@ export function bodyStalled(idleMs: number): HttpError {
   });
 }
 
-/**
- * Calls `onStall` when `req` is incomplete and has received nothing for `idleMs`. One timer per
- * body, re-armed only when it fires after progress: no timer work per chunk.
- */
-export function watchBodyProgress(req: IncomingMessage, idleMs: number, onStall: () => void): () => void {
-  let seen = req.socket?.bytesRead ?? 0;
-  let timer: NodeJS.Timeout;
-  const check = () => {
-    if (req.complete) return;
-    const now = req.socket?.bytesRead ?? 0;
-    if (now === seen) return onStall();
-    seen = now;
-    timer = setTimeout(check, idleMs);
-  };
-  timer = setTimeout(check, idleMs);
-  return () => clearTimeout(timer);
-}
-
 export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: BodyLimits): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
@@ -50,7 +33,8 @@ export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: Body
       stopWatching();
       req.off("data", onData).off("end", onEnd).off("error", onClose).off("close", onClose);
       if (error) reject(error);
-      else resolve(Buffer.concat(chunks, size));
+      // Most bodies come in one chunk: no copy then.
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

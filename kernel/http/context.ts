@@ -111,9 +111,11 @@ export class RequestContext {
    * The JSON body (400 when malformed, nested too deeply or holding a number too large), validated
    * by `schema` when given (400 naming the fields).
    */
-  async json<T = unknown>(schema?: v.GenericSchema<unknown, T>): Promise<T> {
-    const value = parseJson(await this.body(), this.limits.maxJsonDepth);
-    return schema ? parseOr400(schema, value) : (value as T);
+  json<T = unknown>(schema?: v.GenericSchema<unknown, T>): Promise<T> {
+    return this.body().then((raw) => {
+      const value = parseJson(raw, this.limits.maxJsonDepth);
+      return schema ? parseOr400(schema, value) : (value as T);
+    });
   }
 
   /** JSON text from elsewhere in the request (a form field), under the same bounds as the body. */

@@ -5,7 +5,8 @@
 import type { IncomingMessage } from "node:http";
 import { Busboy } from "@fastify/busboy";
 import { HttpError } from "../errors.js";
-import { bodyStalled, watchBodyProgress } from "./body.js";
+import { bodyStalled } from "./body.js";
+import { watchBodyProgress } from "./body-progress.js";
 import { UploadedFile } from "../wrapper/uploaded-file.js";
 
 export interface MultipartLimits {

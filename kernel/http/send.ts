@@ -5,14 +5,14 @@ import type { ServerResponse } from "node:http";
 import { HttpError, errorTypeFor, type ErrorType } from "../errors.js";
 import type { Logger } from "../logger.js";
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = encodeJson(body);
-  res.writeHead(status, {
-    ...headers,
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(payload),
-  });
-  res.end(payload);
+  if (headers) for (const name of Object.keys(headers)) res.setHeader(name, headers[name]!);
+  res.setHeader("content-type", JSON_TYPE);
+  res.setHeader("content-length", Buffer.byteLength(payload));
+  res.writeHead(status).end(payload);
 }
 
 /** JSON text of an answer; a value nested too deeply to encode is a clear 500, not a stack overflow. */

@@ -21,10 +21,14 @@ export type StreamEnd = { kind: "end" | "stopped"; stats: StreamStats } | { kind
 
 export class InvocationStream<T = unknown> implements AsyncIterable<T> {
   private readonly iterator: AsyncIterator<unknown>;
-  /** An item requested and not yet handed out (after a time-out). */
-  private inflight?: Promise<IteratorResult<T>>;
-  private wake?: (value: Pulled<T>) => void;
-  private fail?: (error: unknown) => void;
+  /** An item is being pulled from the source. */
+  private pulling = false;
+  /** An item (or failure) that arrived while no call waited (after a time-out): the next call's. */
+  private ready?: { result: IteratorResult<T> } | { error: unknown };
+  /** The call waiting now; one at a time. */
+  private resolve?: (value: Pulled<T>) => void;
+  private reject?: (error: unknown) => void;
+  private timer?: NodeJS.Timeout;
   private readonly startedAt = performance.now();
   private items = 0;
   private firstItemMs?: number;
@@ -52,37 +56,59 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
   next(timeoutMs?: number): Promise<Pulled<T>> {
     if (this.signal.aborted) return abortReason(this.signal) ? Promise.reject(this.signal.reason) : Promise.resolve(ABORTED);
     if (this.closed) return Promise.resolve({ done: true, value: undefined });
-    const pending = (this.inflight ??= this.pull());
-    return new Promise<Pulled<T>>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const settle = () => {
-        if (timer) clearTimeout(timer);
-        this.wake = this.fail = undefined;
-      };
-      const wake = (value: Pulled<T>) => {
-        settle();
-        resolve(value);
-      };
-      this.wake = wake;
-      this.fail = (error) => {
-        settle();
-        reject(error);
-      };
-      if (timeoutMs !== undefined) timer = setTimeout(() => wake(TIMED_OUT), timeoutMs);
-      // Only the call still waiting takes the item; after a time-out it stays for the next call.
-      pending.then(
-        (result) => {
-          if (this.wake !== wake) return;
-          this.inflight = undefined;
-          wake(result);
-        },
-        (error) => {
-          if (this.wake !== wake) return;
-          this.inflight = undefined;
-          this.fail!(error);
-        },
-      );
-    });
+    const ready = this.ready;
+    if (ready) {
+      this.ready = undefined;
+      return "error" in ready ? Promise.reject(ready.error) : Promise.resolve(ready.result);
+    }
+    if (!this.pulling) {
+      this.pulling = true;
+      void this.pull();
+    }
+    if (timeoutMs !== undefined) this.timer = setTimeout(this.timeOut, timeoutMs);
+    return new Promise(this.wait);
+  }
+
+  // Bound once, not made per item: one stream hands out thousands of items.
+  private readonly wait = (resolve: (value: Pulled<T>) => void, reject: (error: unknown) => void) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  };
+
+  private deliver(result: IteratorResult<T>): void {
+    this.pulling = false;
+    if (!this.handOut(result)) this.ready = { result };
+  }
+
+  private deliverError(error: unknown): void {
+    this.pulling = false;
+    if (!this.failOut(error)) this.ready = { error };
+  }
+
+  /** The pulled item stays for the following call. */
+  private readonly timeOut = () => this.handOut(TIMED_OUT);
+
+  /** Answers the waiting call (exactly once); false when no call waits. */
+  private handOut(value: Pulled<T>): boolean {
+    const resolve = this.resolve;
+    if (!resolve) return false;
+    this.stopWaiting();
+    resolve(value);
+    return true;
+  }
+
+  private failOut(error: unknown): boolean {
+    const reject = this.reject;
+    if (!reject) return false;
+    this.stopWaiting();
+    reject(error);
+    return true;
+  }
+
+  private stopWaiting(): void {
+    this.resolve = this.reject = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** `for await`: ends at the source's end or at an abort; breaking out closes the stream. */
@@ -108,23 +134,24 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
     stopIterator(this.iterator);
   }
 
-  private async pull(): Promise<IteratorResult<T>> {
+  /** Reads the source's next item through the hook, and hands it out (or keeps it for the next call). */
+  private async pull(): Promise<void> {
     try {
       while (true) {
         const step = await this.iterator.next();
         if (step.done) {
           this.finish({ kind: "end", stats: this.stats() });
-          return { done: true, value: undefined };
+          return this.deliver({ done: true, value: undefined });
         }
         const item = this.hook.transformsItems ? await this.hook.item(step.value, this.info) : step.value;
         if (item === DROP) continue;
         this.items++;
         this.firstItemMs ??= performance.now() - this.startedAt;
-        return { done: false, value: item as T };
+        return this.deliver({ done: false, value: item as T });
       }
     } catch (error) {
       this.finish({ kind: "error", error, stats: this.stats() });
-      throw error;
+      this.deliverError(error);
     }
   }
 
@@ -145,9 +172,9 @@ export class InvocationStream<T = unknown> implements AsyncIterable<T> {
     const failure = abortReason(this.signal);
     if (failure) {
       this.finish({ kind: "error", error: failure, stats: this.stats() });
-      this.fail?.(failure);
+      this.failOut(failure);
     } else {
-      this.wake?.(ABORTED);
+      this.handOut(ABORTED);
     }
     this.close();
   };

@@ -95,41 +95,48 @@ export class Invoker {
     return pipeline;
   }
 
-  async invoke(request: InvokeRequest): Promise<Invocation> {
-    const pipeline = typeof request.pipeline === "string" ? this.pipeline(request.pipeline, request.method) : request.pipeline;
-    const call = runCallOf(request, pipeline.name);
+  invoke(request: InvokeRequest): Promise<Invocation> {
+    let pipeline: DeployedPipeline;
+    let call: RunCall;
+    try {
+      pipeline = typeof request.pipeline === "string" ? this.pipeline(request.pipeline, request.method) : request.pipeline;
+      call = runCallOf(request, pipeline.name);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const method = (pipeline.wrapper as Record<string, (...args: unknown[]) => unknown>)[request.method]!;
     const log = request.request ? () => request.request!.log : this.log;
-    let delivered!: (invocation: Invocation) => void;
-    const streamed = new Promise<Invocation>((resolve) => (delivered = resolve));
-    let streaming: StreamedSource | undefined;
-    const chain = this.hooks.run.call(call, (inner) => {
-      const args = request.args ?? [inner.input];
-      const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
-      return Promise.resolve(method.call(pipeline.wrapper, ...args, context)).then((result) => {
-        const source = sourceOf(result, request.chunks);
-        if (!source) return result;
-        streaming = source;
-        return new Promise<unknown>((resolve, reject) => {
-          const settle = (end: StreamEnd) => {
-            if (end.kind === "error") reject(end.error);
-            else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
-          };
-          delivered(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
+    // One promise settles the invocation: with the stream as soon as the wrapper handed one over
+    // (the run then settles later, when the stream ends), else with the run's value or failure.
+    return new Promise<Invocation>((deliver, fail) => {
+      let streaming = false;
+      const chain = this.hooks.run.call(call, (inner) => {
+        const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
+        const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
+        return Promise.resolve(returned).then((result) => {
+          const source = sourceOf(result, request.chunks);
+          if (!source) return result;
+          streaming = true;
+          return new Promise<unknown>((resolve, reject) => {
+            const settle = (end: StreamEnd) => {
+              if (end.kind === "error") reject(end.error);
+              else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
+            };
+            deliver(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
+          });
         });
       });
+      chain.then(
+        // A value (the wrapper's, or an interceptor's answering in its place, which may itself
+        // stream); after a stream was handed over, the run's own end is the interceptors' business.
+        (value) => {
+          if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(value, request.chunks), this.hooks.stream));
+        },
+        (error: unknown) => {
+          if (!streaming) fail(pipelineFailure(error));
+        },
+      );
     });
-    // A value (the wrapper's, or an interceptor's answering in its place, which may itself stream).
-    const answered = chain.then(
-      (value) => (value instanceof StreamedRun ? streamed : new Invocation(pipeline, call, value, sourceOf(value, request.chunks), this.hooks.stream)),
-      (error: unknown) => {
-        if (streaming) return streamed;
-        throw pipelineFailure(error);
-      },
-    );
-    // After a stream was handed over, the run's own end is the interceptors' business.
-    chain.catch(() => undefined);
-    return Promise.race([streamed, answered]);
   }
 }
 

@@ -4,9 +4,11 @@
  * loop, keyv #1470/#1336/#1798/#1750). Here the first connect either succeeds within a deadline or
  * fails with a clear error; only an established connection reconnects (with capped back-off), and
  * commands fail fast while it is down instead of queuing.
+ *
+ * The Redis client (~15 MB resident) is imported on the first connect: most services never use it.
  */
 import type { ConnectionOptions } from "node:tls";
-import KeyvRedis, { Keyv, createClient, createCluster, type RedisClientConnectionType } from "@keyv/redis";
+import type { Keyv, RedisClientConnectionType } from "@keyv/redis";
 import { KernelError, kernelErrors, messageOf } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { parseRedisTarget, type RedisTarget } from "./redis-target.js";
@@ -30,12 +32,17 @@ export const DEFAULT_REDIS_CONNECT_TIMEOUT_MS = 5000;
 const MAX_RECONNECT_DELAY_MS = 2000;
 const CLOSE_GRACE_MS = 1000;
 
+type RedisModule = typeof import("@keyv/redis");
+let redis: RedisModule | undefined;
+const loadRedis = async (): Promise<RedisModule> => (redis ??= await import("@keyv/redis"));
+
 /** Connects (or throws `KERNEL_ERR_KV_CONNECT`) and returns a Keyv that throws on store errors. */
 export async function connectRedisKeyv<T = unknown>(options: RedisKeyvOptions): Promise<Keyv<T>> {
   const target = parseRedisTarget(options.url, options.setting);
   const timeoutMs = options.connectTimeoutMs ?? DEFAULT_REDIS_CONNECT_TIMEOUT_MS;
   const state = { connected: false };
-  const client = createRedisClient(target, timeoutMs, state, options.tls);
+  const { default: KeyvRedis, Keyv } = await loadRedis();
+  const client = createRedisClient(redis!, target, timeoutMs, state, options.tls);
   const errors = watchErrors(client, target, options.logger, state);
   await connectWithin(client, target, timeoutMs, errors);
   state.connected = true;
@@ -48,13 +55,13 @@ export async function connectRedisKeyv<T = unknown>(options: RedisKeyvOptions): 
 
 /** The node-redis client under a Keyv made by `connectRedisKeyv`, for commands Keyv lacks (sorted sets). */
 export function redisClientOf(keyv: Keyv<any>): RedisClientConnectionType | undefined {
-  return keyv.store instanceof KeyvRedis ? keyv.store.client : undefined;
+  return redis && keyv.store instanceof redis.default ? keyv.store.client : undefined;
 }
 
 /** Closes any Keyv; a Redis one gets a short grace period, then its socket is destroyed. */
 export async function closeKeyv(keyv: Keyv<any>): Promise<void> {
   const store = keyv.store;
-  if (!(store instanceof KeyvRedis)) return void (await keyv.disconnect());
+  if (!redis || !(store instanceof redis.default)) return void (await keyv.disconnect());
   const client = store.client;
   if (!client.isOpen) return;
   let timer: NodeJS.Timeout | undefined;
@@ -68,7 +75,7 @@ export async function closeKeyv(keyv: Keyv<any>): Promise<void> {
   if (!closed && client.isOpen) client.destroy();
 }
 
-function createRedisClient(target: RedisTarget, timeoutMs: number, state: { connected: boolean }, tls?: ConnectionOptions): RedisClientConnectionType {
+function createRedisClient({ createClient, createCluster }: RedisModule, target: RedisTarget, timeoutMs: number, state: { connected: boolean }, tls?: ConnectionOptions): RedisClientConnectionType {
   // No retries until the first connect succeeded; afterwards back off up to 2 s and keep trying.
   const reconnectStrategy = (retries: number): number | false =>
     state.connected ? Math.min(50 * 2 ** Math.min(retries, 10), MAX_RECONNECT_DELAY_MS) : false;

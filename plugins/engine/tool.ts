@@ -5,7 +5,8 @@
  * readable error the model can correct. Serialized tools name their function by its registered
  * name: YAML never carries or evaluates code.
  */
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { messageOf, type Span, type Tracer } from "svc";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import type { EngineRegistry, NamedFunction } from "./registry.js";
@@ -71,8 +72,14 @@ export class ToolInvocationError extends Error {
 
 // One validator instance for every tool: ajv caches compiled schemas. Draft 2020-12 is what
 // Haystack checks tool schemas against. Not strict, and formats not checked: schemas written for
-// LLMs often carry extra keywords or formats ajv would otherwise reject or warn about.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false });
+// LLMs often carry extra keywords or formats ajv would otherwise reject or warn about. Made with
+// the first tool: ajv costs ~8 MB resident, which a service without tools should not pay.
+let validators: Ajv2020 | undefined;
+function ajv(): Ajv2020 {
+  if (validators) return validators;
+  const { Ajv2020 } = createRequire(import.meta.url)("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  return (validators = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false }));
+}
 
 /** Names the registry gave functions, so a tool made by fromDict dumps back to the same name. */
 const registeredNames = new WeakMap<object, string>();
@@ -84,13 +91,13 @@ function compile(name: string, parameters: JsonSchema): ValidateFunction {
   // A `$schema` naming another draft would make ajv look for a meta-schema it does not have.
   const { $schema: _ignored, ...schema } = parameters;
   try {
-    return ajv.compile(schema);
+    return ajv().compile(schema);
   } catch (error) {
     throw new Error(`Tool '${name}': invalid parameters JSON Schema: ${messageOf(error)}`, { cause: error });
   } finally {
     // ajv keeps every compiled schema (and its `$id`) forever: redeploys would grow the cache and a
     // reloaded tool with an `$id` would clash. The compiled function does not need the entry.
-    ajv.removeSchema(schema);
+    ajv().removeSchema(schema);
   }
 }
 
@@ -125,7 +132,7 @@ export class Tool {
   /** Problems with `args` against the parameters schema, or null when they fit. */
   validate(args: Record<string, unknown>): string | null {
     if (this.validator(args)) return null;
-    return ajv.errorsText(this.validator.errors, { dataVar: "arguments" });
+    return ajv().errorsText(this.validator.errors, { dataVar: "arguments" });
   }
 
   /** Validates, then runs the function; every failure is a ToolInvocationError naming the tool. */

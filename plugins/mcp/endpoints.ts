@@ -12,6 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { PluginApi, RequestContext } from "svc";
 import { SessionTable, type Session } from "./sessions.js";
+import { answerToolCall, directToolCall } from "./direct-tool-call.js";
 import { HttpRefusal, StatelessTransport } from "./stateless-transport.js";
 import type { ToolServer } from "./tool-server.js";
 
@@ -74,9 +75,26 @@ export class McpEndpoints {
     return this.stateless(c, body);
   }
 
-  /** One fresh server and transport for this request only (never reused: SDK #2704, GHSA-345p). */
+  /**
+   * One fresh server and transport for this request only (never reused: SDK #2704, GHSA-345p); a
+   * lone `tools/call` is answered without a server (direct-tool-call.ts).
+   */
   private async stateless(c: RequestContext, body: unknown): Promise<void> {
     const transport = new StatelessTransport(c.req, c.res, this.options.jsonResponse);
+    let messages;
+    try {
+      messages = transport.check(body);
+    } catch (error) {
+      if (!(error instanceof HttpRefusal)) throw error;
+      return rpcError(c.res, error.status, error.code, error.message);
+    }
+    const call = directToolCall(messages);
+    if (call) {
+      // A client that leaves aborts the call through the request's signal, and hears nothing.
+      const reply = await answerToolCall(this.tools, call, { signal: c.signal, headers: c.req.headers, transport: "streamable-http" });
+      if (!c.signal.aborted) await transport.send(reply);
+      return;
+    }
     const server = this.tools.createServer("streamable-http");
     await server.connect(transport);
     // Closing the server aborts its running handlers: a disconnect cancels the tool call. A finished
@@ -84,12 +102,7 @@ export class McpEndpoints {
     c.res.once("close", () => {
       if (!c.res.writableFinished) void server.close().catch(() => undefined);
     });
-    try {
-      transport.receive(body);
-    } catch (error) {
-      if (!(error instanceof HttpRefusal)) throw error;
-      rpcError(c.res, error.status, error.code, error.message);
-    }
+    transport.deliver(messages);
   }
 
   private async openSession(c: RequestContext, body: unknown): Promise<void> {

@@ -4,17 +4,18 @@
  * `Request` and back (through Hono), which made a no-op `tools/call` cost several times a `/run`;
  * this one keeps the protocol's rules for a POST (Accept and Content-Type checks, JSON-RPC
  * validation, batch limit, protocol version header, 202 for notifications only) and answers with
- * one SSE stream or one JSON body. It is used once: a fresh `Server` and transport per request.
+ * one SSE stream or one JSON body. It is used once: a fresh `Server` and transport per request
+ * (`check` the request, then `deliver` its messages to the server), or no server at all for a lone
+ * `tools/call` (direct-tool-call.ts), whose reply goes out through `send` all the same.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   JSONRPCMessageSchema,
+  JSONRPCRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -48,8 +49,8 @@ export class StatelessTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  /** Checks the request and hands its messages to the server; throws HttpRefusal for a bad one. */
-  receive(body: unknown): void {
+  /** The request's JSON-RPC messages, checked by the protocol's rules; throws HttpRefusal for a bad one. */
+  check(body: unknown): JSONRPCMessage[] {
     const accept = this.req.headers.accept ?? "";
     if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
       throw new HttpRefusal(406, -32000, "Not Acceptable: Client must accept both application/json and text/event-stream");
@@ -60,7 +61,7 @@ export class StatelessTransport implements Transport {
     if (Array.isArray(body) && body.length > MAX_BATCH) throw new HttpRefusal(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
     let messages: JSONRPCMessage[];
     try {
-      messages = (Array.isArray(body) ? body : [body]).map((m) => JSONRPCMessageSchema.parse(m));
+      messages = (Array.isArray(body) ? body : [body]).map((m) => schemaFor(m).parse(m));
     } catch {
       throw new HttpRefusal(400, -32700, "Parse error: Invalid JSON-RPC message");
     }
@@ -68,7 +69,12 @@ export class StatelessTransport implements Transport {
     if (typeof version === "string" && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw new HttpRefusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
     }
-    for (const m of messages) if (isJSONRPCRequest(m)) this.pending.add(m.id);
+    for (const m of messages) if (isRequest(m)) this.pending.add(m.id);
+    return messages;
+  }
+
+  /** Hands checked messages to the connected server; notifications alone are answered 202. */
+  deliver(messages: JSONRPCMessage[]): void {
     const extra: MessageExtraInfo = { requestInfo: { headers: this.req.headers } };
     for (const m of messages) this.onmessage?.(m, extra);
     if (this.pending.size === 0) this.res.writeHead(202).end();
@@ -76,7 +82,8 @@ export class StatelessTransport implements Transport {
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.closed || this.res.writableEnded) return;
-    const isReply = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    // The server's own messages: a reply is one with a result or an error (no schema parse needed).
+    const isReply = "result" in message || "error" in message;
     if (isReply) this.pending.delete(message.id as RequestId);
     if (this.json) {
       // One JSON body: notifications the server sends on the way have nowhere to go.
@@ -101,4 +108,18 @@ export class StatelessTransport implements Transport {
     this.closed = true;
     this.onclose?.();
   }
+}
+
+/**
+ * The schema a message is checked with. Each JSON-RPC message schema is strict, so one with both a
+ * `method` and an `id` can only be a request: checking it as one decides as the whole union does,
+ * without trying (and failing) the three other kinds first.
+ */
+function schemaFor(message: unknown) {
+  return typeof message === "object" && message !== null && "method" in message && "id" in message ? JSONRPCRequestSchema : JSONRPCMessageSchema;
+}
+
+/** A checked message that expects an answer. */
+export function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return "method" in message && "id" in message;
 }

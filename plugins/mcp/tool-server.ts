@@ -208,7 +208,8 @@ export class ToolServer {
   }
 }
 
-function headersOf(headers: Record<string, string | string[] | undefined> | undefined): Record<string, string | undefined> {
+/** Request headers as a tool sees them: lower-cased names, one string per header. */
+export function headersOf(headers: Record<string, string | string[] | undefined> | undefined): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
   return out;

@@ -15,7 +15,8 @@ export interface RunSeries {
 }
 
 export class RunSeriesTable {
-  private readonly series = new Map<string, RunSeries>();
+  /** By pipeline, then transport: nested maps, so a lookup builds no key string. */
+  private readonly series = new Map<string, Map<string, RunSeries>>();
 
   constructor(
     private readonly inFlight: Cells,
@@ -23,12 +24,12 @@ export class RunSeriesTable {
   ) {}
 
   of(pipeline: string, transport: string): RunSeries {
-    const key = `${pipeline}\u0000${transport}`;
-    let series = this.series.get(key);
+    const byTransport = inner(this.series, pipeline);
+    let series = byTransport.get(transport);
     if (series === undefined) {
       const outcome = (o: RunOutcome) => this.outcomes.add(pipeline, transport, o);
       series = { inFlight: this.inFlight.add(pipeline, transport), outcomes: { succeeded: outcome("succeeded"), failed: outcome("failed"), cancelled: outcome("cancelled") } };
-      this.series.set(key, series);
+      byTransport.set(transport, series);
     }
     return series;
   }
@@ -41,7 +42,8 @@ interface RouteSeries {
 }
 
 export class RouteSeriesTable {
-  private readonly series = new Map<string, RouteSeries>();
+  /** By route, then method. */
+  private readonly series = new Map<string, Map<string, RouteSeries>>();
 
   constructor(
     private readonly counts: Cells,
@@ -49,12 +51,18 @@ export class RouteSeriesTable {
   ) {}
 
   answered(route: string, method: string, status: number, seconds: number): void {
-    const key = `${route}\u0000${method}`;
-    let series = this.series.get(key);
-    if (series === undefined) this.series.set(key, (series = { seconds: this.seconds.labels(route, method), statuses: new Map() }));
+    const byMethod = inner(this.series, route);
+    let series = byMethod.get(method);
+    if (series === undefined) byMethod.set(method, (series = { seconds: this.seconds.labels(route, method), statuses: new Map() }));
     let count = series.statuses.get(status);
     if (count === undefined) series.statuses.set(status, (count = this.counts.add(route, method, String(status))));
     count.value++;
     series.seconds.observe(seconds);
   }
+}
+
+function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = outer.get(key);
+  if (map === undefined) outer.set(key, (map = new Map()));
+  return map;
 }

@@ -164,21 +164,18 @@ export class ChunkBuilder {
   }
 
   /**
-   * The chunk(s) an item becomes; `events: false` drops UI events. Empty text without a finish
-   * reason or usage (an engine chunk that only carried a tool result, say) sends nothing.
+   * The chunk an item becomes, or undefined: `events: false` drops UI events, and empty text without
+   * a finish reason or usage (an engine chunk that only carried a tool result, say) sends nothing.
    */
-  *fromItem(item: unknown, events: boolean): Generator<ChatStreamItem> {
+  fromItem(item: unknown, events: boolean): ChatStreamItem | undefined {
+    if (typeof item === "string") return item === "" ? undefined : this.chunk({ content: item });
     if (isChatCompletionChunk(item)) {
       if (item.choices.some((c) => c?.finish_reason)) this.finished = true;
       if (item.choices.length) this.roleSent = true;
-      yield item;
-      return;
+      return item;
     }
     const event = eventOf(item);
-    if (event) {
-      if (events) yield { event };
-      return;
-    }
+    if (event) return events ? { event } : undefined;
     const usage = usageOf(item);
     const finish = finishOf(item);
     const reasoning = reasoningOf(item);
@@ -189,15 +186,11 @@ export class ChunkBuilder {
       if (toolCalls) delta.tool_calls = toolCalls;
       const content = isObject(item) && typeof item.content === "string" && item.content !== "" ? item.content : undefined;
       if (content !== undefined) delta.content = content;
-      yield this.chunk(delta, finish, usage);
-      return;
+      return this.chunk(delta, finish, usage);
     }
     const text = textOf(item);
-    if (text === "" && !finish) {
-      if (usage) yield this.usageChunk(usage);
-      return;
-    }
-    yield this.chunk({ content: text }, finish, usage);
+    if (text === "" && !finish) return usage ? this.usageChunk(usage) : undefined;
+    return this.chunk({ content: text }, finish, usage);
   }
 
   /** A whole ChatCompletion as one chunk (a wrapper returned one to a streaming request). */

@@ -37,7 +37,10 @@ function valueItems(result: unknown, builder: ChunkBuilder): unknown[] {
 }
 
 async function* chunksOf(source: AsyncIterable<unknown> | Iterable<unknown>, builder: ChunkBuilder, events: boolean, closing: boolean): AsyncGenerator<ChatStreamItem> {
-  for await (const item of source) yield* builder.fromItem(item, events);
+  for await (const item of source) {
+    const chunk = builder.fromItem(item, events);
+    if (chunk) yield chunk;
+  }
   if (closing && !builder.finished) yield builder.final();
 }
 

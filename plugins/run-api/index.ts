@@ -18,10 +18,14 @@ export default function runApiPlugin(): KernelPlugin {
           const pipeline = kernel.pipelineFor(c.params.name!, "runApi");
           const { input, files } = await readRunInput(c, pipeline);
           const invocation = await kernel.invoke({ pipeline, method: "runApi", transport: "rest", input, files, request: c });
-          try {
-            await respond(c, invocation);
-          } finally {
-            invocation.close();
+          // A value or a file is answered at once; a stream is read to its end, then closed.
+          const streaming = respond(c, invocation);
+          if (streaming) {
+            try {
+              await streaming;
+            } finally {
+              invocation.close();
+            }
           }
         },
         { scope: "run", docs: false },

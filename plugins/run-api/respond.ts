@@ -6,19 +6,27 @@
  * `{"result": "<text>"}`; a LangChain or LangGraph stream streams its text.
  */
 import { once } from "node:events";
-import { pipelineFailure, streamItemText, type Invocation, type RequestContext } from "svc";
+import { pipelineFailure, streamItemText, type Invocation, type RequestContext, type StreamedSource } from "svc";
 
 const KIND = "run.item";
 
-export async function respond(c: RequestContext, invocation: Invocation): Promise<void> {
+/** Answers at once for a value or a file; a stream is answered as it comes (the promise). */
+export function respond(c: RequestContext, invocation: Invocation): Promise<void> | undefined {
   const { file, source } = invocation;
   if (file) {
     const headers: Record<string, string | number> = { "content-type": file.contentType, "content-length": file.data.length };
     if (file.filename) headers["content-disposition"] = contentDisposition(file.filename);
     c.res.writeHead(200, headers).end(file.data);
-    return;
+    return undefined;
   }
-  if (!source) return c.send(200, { result: invocation.result === undefined ? null : invocation.result });
+  if (!source) {
+    c.send(200, { result: invocation.result === undefined ? null : invocation.result });
+    return undefined;
+  }
+  return respondStreamed(c, invocation, source);
+}
+
+async function respondStreamed(c: RequestContext, invocation: Invocation, source: StreamedSource): Promise<void> {
   let warned = false;
   const warn = (message: string) => {
     if (!warned) c.log.warn(message, { pipeline: invocation.pipeline.name });

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { HttpError, StreamedRun, createKernel, definePlugin, sse, type Kernel, type KernelPlugin, type RunCall, type Span, type StreamInfo } from "svc";
+import { ABORTED, HttpError, StreamedRun, TIMED_OUT, createKernel, definePlugin, sse, type Kernel, type KernelPlugin, type RunCall, type Span, type StreamInfo } from "svc";
 
 /** A kernel serving `wrapper` as pipeline `p` (registered directly: no files, no deploy). */
 async function kernelWith(wrapper: object, plugins: KernelPlugin[] = []): Promise<Kernel> {
@@ -149,6 +149,48 @@ test("an interceptor may answer in the wrapper's place", async () => {
   try {
     assert.is((await kernel.invoke(request())).result, "cached");
     assert.not.ok(ran);
+  } finally {
+    await kernel.close();
+  }
+});
+
+test("a stream read with a time-out keeps the late item, or the late failure, for the next read; an abort answers a waiting read", async () => {
+  const gates: (() => void)[] = [];
+  const gate = () => new Promise<void>((resolve) => gates.push(resolve));
+  const kernel = await kernelWith({
+    async *runApi(input: { fail?: boolean }) {
+      await gate();
+      yield "first";
+      await gate();
+      if (input.fail) throw new Error("late failure");
+      yield "second";
+      await gate();
+    },
+  });
+  try {
+    const controller = new AbortController();
+    const items = (await kernel.invoke({ ...request(controller.signal), input: {} })).stream<string>("run.item");
+    assert.is(await items.next(5), TIMED_OUT);
+    gates.shift()!();
+    await new Promise((r) => setTimeout(r, 5)); // the item arrives while no read waits
+    assert.equal(await items.next(5), { done: false, value: "first" });
+    const waiting = items.next();
+    gates.shift()!();
+    assert.equal(await waiting, { done: false, value: "second" });
+    const pending = items.next();
+    controller.abort();
+    assert.is(await pending, ABORTED);
+    while (gates.length) gates.shift()!(); // lets the stopped generator finish
+
+    const failing = (await kernel.invoke({ ...request(), input: { fail: true } })).stream<string>("run.item");
+    const first = failing.next();
+    gates.shift()!();
+    assert.equal(await first, { done: false, value: "first" });
+    assert.is(await failing.next(5), TIMED_OUT);
+    gates.shift()!();
+    await new Promise((r) => setTimeout(r, 5));
+    assert.is((await rejection(failing.next())).message, "late failure");
+    failing.close();
   } finally {
     await kernel.close();
   }

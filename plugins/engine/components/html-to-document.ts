@@ -6,7 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { compile, type HtmlToTextOptions, type SelectorDefinition } from "html-to-text";
+import { createRequire } from "node:module";
+import type { HtmlToTextOptions, SelectorDefinition } from "html-to-text";
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
@@ -16,7 +17,7 @@ const ALWAYS_SKIPPED = ["script", "style", "noscript", "template", "iframe", "ob
 /** Navigation and page chrome, by element and by ARIA role. */
 const BOILERPLATE = ["nav", "aside", "footer", "menu", '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="search"]', '[role="complementary"]', '[aria-hidden="true"]', "[hidden]"];
 
-function converter(base: string, skipped: string[]): (html: string) => string {
+function textConverter(compile: typeof import("html-to-text").compile, base: string, skipped: string[]): (html: string) => string {
   const selectors: SelectorDefinition[] = [
     ...skipped.map((selector) => ({ selector, format: "skip" })),
     { selector: "a", options: { ignoreHref: true } },
@@ -29,13 +30,26 @@ function converter(base: string, skipped: string[]): (html: string) => string {
   return compile(options);
 }
 
-// Inside <main>/<article> a <header> is the article's own title; on a whole page it is site chrome.
-const fromMain = converter("main", [...ALWAYS_SKIPPED, ...BOILERPLATE]);
-const fromArticle = converter("article", [...ALWAYS_SKIPPED, ...BOILERPLATE]);
-const fromBody = converter("body", [...ALWAYS_SKIPPED, ...BOILERPLATE, "header"]);
+/**
+ * Made on the first page converted: html-to-text and its HTML parser cost ~9 MB resident, which a
+ * service that never converts HTML should not pay. Its CommonJS build, so this stays synchronous.
+ */
+let converters: { fromMain: (html: string) => string; fromArticle: (html: string) => string; fromBody: (html: string) => string } | undefined;
+function htmlConverters(): NonNullable<typeof converters> {
+  if (converters) return converters;
+  const { compile } = createRequire(import.meta.url)("html-to-text") as typeof import("html-to-text");
+  const converter = (base: string, skipped: string[]) => textConverter(compile, base, skipped);
+  // Inside <main>/<article> a <header> is the article's own title; on a whole page it is site chrome.
+  return (converters = {
+    fromMain: converter("main", [...ALWAYS_SKIPPED, ...BOILERPLATE]),
+    fromArticle: converter("article", [...ALWAYS_SKIPPED, ...BOILERPLATE]),
+    fromBody: converter("body", [...ALWAYS_SKIPPED, ...BOILERPLATE, "header"]),
+  });
+}
 
 /** The readable main text of an HTML page. */
 export function extractText(html: string): string {
+  const { fromMain, fromArticle, fromBody } = htmlConverters();
   const candidates = [/<main[\s>]/i.test(html) ? fromMain : null, /<article[\s>]/i.test(html) ? fromArticle : null, fromBody];
   for (const convert of candidates) {
     if (!convert) continue;

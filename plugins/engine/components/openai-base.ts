@@ -5,13 +5,18 @@
  * client's failures into errors that name the component, the endpoint and the server's own message.
  */
 import * as v from "valibot";
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type OpenAI from "openai";
 import { traceHeaders } from "svc";
 import { Component, type ComponentContext } from "../component.js";
 import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
 import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
 import { messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
+
+type OpenAISdk = typeof import("openai");
+let sdk: OpenAISdk | undefined;
+/** The SDK (~11 MB resident) is imported when a component first connects, not when svc starts. */
+const loadSdk = async (): Promise<OpenAISdk> => (sdk ??= await import("openai"));
 
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -97,12 +102,13 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
   }
 
   /** Makes the client; does not need the API key yet. */
-  warmUp(): void {
-    this.connect();
+  async warmUp(): Promise<void> {
+    await this.connect();
   }
 
   /** Env defaults are read here, at warm-up or first run, not at construction. */
-  protected connect(): NonNullable<OpenAIBase["connection"]> {
+  protected async connect(): Promise<NonNullable<OpenAIBase["connection"]>> {
+    const { default: OpenAI } = await loadSdk();
     if (!this.connection) {
       const init = this.initParameters;
       const baseURL = init.api_base_url || process.env.OPENAI_BASE_URL || OPENAI_BASE_URL;
@@ -155,7 +161,7 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
   /** One call of any OpenAI API with this component's client, its key checked and its failures described. */
   protected async callApi<T>(ctx: ComponentContext, call: (client: OpenAI) => Promise<T>): Promise<T> {
     this.checkApiKey(ctx);
-    const { client } = this.connect();
+    const { client } = await this.connect();
     try {
       return await call(client);
     } catch (err) {
@@ -170,7 +176,7 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
    */
   protected async chat(request: ChatRequest, ctx: ComponentContext, callback?: StreamingCallback): Promise<ChatMessage[]> {
     this.checkApiKey(ctx);
-    const { client } = this.connect();
+    const { client } = await this.connect();
     const warn = (message: string) => (ctx.log ? ctx.log.warn(message) : console.warn(message));
     const body = { ...request, model: this.initParameters.model };
     try {
@@ -196,9 +202,11 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     }
   }
 
+  /** Called on failures after `connect()`, so the connection and the SDK's error classes are there. */
   protected describe(err: unknown, ctx: ComponentContext): unknown {
     const label = this.label(ctx);
-    const { baseURL, timeoutSeconds } = this.connect();
+    const { baseURL, timeoutSeconds } = this.connection!;
+    const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk!;
     if (ctx.signal.aborted) return ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error(`${label}: the request was aborted.`, { cause: err });
     if (err instanceof BodyTimeoutError || err instanceof APIConnectionTimeoutError) {
       return new Error(`${label}: the OpenAI API at ${baseURL} timed out (no answer within ${timeoutSeconds} s).`, { cause: err });

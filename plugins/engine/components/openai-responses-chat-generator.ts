@@ -86,7 +86,7 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
     const body = { model: p.model, input: messages.flatMap(toResponsesInput), ...(tools ? { tools } : {}), ...kwargs };
     const callback = selectStreamingCallback(p.streaming_callback, inputs.streaming_callback);
     this.checkApiKey(ctx);
-    const { client } = this.connect();
+    const { client } = await this.connect();
     try {
       if (!callback) {
         const response = await client.responses.create({ ...body, stream: false } as any, this.requestOptions(ctx));

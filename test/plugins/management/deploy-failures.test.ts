@@ -107,9 +107,11 @@ test("compiled wrappers go to a private per-user cache, which stays bounded", ()
   withPipelineKernel(async (k) => {
     const cache = compileCacheDir();
     assert.ok(cache, "a private cache is available");
-    for (let i = 0; i < 3; i++) assert.is((await k.deploy({ name: "cached", overwrite: true, save_files: false, files: { "pipeline_wrapper.ts": ok + `\n// ${i}` } })).status, 200);
+    const tag = `cache-test-${process.pid}-${Date.now()}`;
+    for (let i = 0; i < 3; i++) assert.is((await k.deploy({ name: "cached", overwrite: true, save_files: false, files: { "pipeline_wrapper.ts": ok + `\n// ${tag} ${i}` } })).status, 200);
     assert.is(statSync(cache as string).mode & 0o777, 0o700);
-    assert.ok(readdirSync(cache as string).some((f) => f.startsWith("svc-cached-")), "the wrapper compiled into the private cache");
+    const compiled = readdirSync(cache as string).filter((f) => readFileSync(join(cache as string, f), "utf8").includes(`// ${tag} `));
+    assert.is(compiled.length, 3, "each version of the wrapper compiled into the private cache, by content");
 
     const many = tempDir("svc-cache-prune-");
     for (let i = 0; i < 50; i++) {

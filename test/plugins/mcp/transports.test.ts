@@ -206,4 +206,52 @@ test("two clients using identical JSON-RPC ids each get their own results", asyn
   }
 });
 
+test("a lone stateless tools/call is answered as a server answers it in a batch", () =>
+  withMcpKernel(async (k) => {
+    await k.deployWrapper("echo", ECHO);
+    const tools = k.kernel.resolve(MCP_TOOL_SERVER);
+    tools.addTool(() => ({ content: [{ type: "bogus" }] }), { name: "bad_result" });
+    tools.addTool(() => {
+      throw new Error("broke");
+    }, { name: "failing" });
+    tools.addTool(() => ({ content: [{ type: "text", text: "kept", extra: "dropped" }], structuredContent: { n: 1 } }), { name: "ready_result" });
+    const ping = { jsonrpc: "2.0", id: 99, method: "ping" };
+    /** The `data:` of the reply with `id` in an SSE answer. */
+    const reply = (body: string, id: number) => body.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).find((d) => JSON.parse(d).id === id);
+    const calls = [
+      { name: "echo", arguments: { text: "hi" } },
+      { name: "echo", arguments: { text: 1 } },
+      { name: "missing" },
+      { name: "bad_result" },
+      { name: "failing", arguments: {} },
+      { name: "ready_result", _meta: { progressToken: 1 } },
+      { arguments: {} },
+    ];
+    for (const [i, params] of calls.entries()) {
+      const call = { jsonrpc: "2.0", id: i + 1, method: "tools/call", params };
+      const alone = await post(k.url, call);
+      const batched = await post(k.url, [call, ping]);
+      assert.is(alone.status, 200);
+      assert.is(alone.headers["content-type"], "text/event-stream");
+      assert.is(alone.body, `event: message\ndata: ${reply(batched.body, i + 1)}\n\n`, JSON.stringify(params));
+    }
+    assert.is(JSON.parse(reply((await post(k.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "bad_result" } })).body, 4)!).error.code, -32602);
+  }));
+
+test("with JSON responses, a lone tools/call and a batch are answered as JSON bodies", () =>
+  withMcpKernel(
+    async (k) => {
+      await k.deployWrapper("echo", ECHO);
+      const call = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } };
+      const alone = await post(k.url, call);
+      assert.is(alone.status, 200);
+      assert.match(String(alone.headers["content-type"]), /^application\/json/);
+      const reply = JSON.parse(alone.body);
+      assert.equal(reply, { result: { content: [{ type: "text", text: '{"echo":"hi"}' }] }, jsonrpc: "2.0", id: 3 });
+      const batch = JSON.parse((await post(k.url, [call, { jsonrpc: "2.0", id: 4, method: "ping" }])).body) as { id: number }[];
+      assert.equal(batch.find((m) => m.id === 3), reply);
+    },
+    { mcpJsonResponse: true },
+  ));
+
 test.run();
