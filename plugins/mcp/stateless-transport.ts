@@ -116,7 +116,7 @@ export class StatelessTransport implements Transport {
  * without trying (and failing) the three other kinds first.
  */
 function schemaFor(message: unknown) {
-  return typeof message === "object" && message !== null && "method" in message && "id" in message ? JSONRPCRequestSchema : JSONRPCMessageSchema;
+  return typeof message === "object" && message !== null && isRequest(message as JSONRPCMessage) ? JSONRPCRequestSchema : JSONRPCMessageSchema;
 }
 
 /** A checked message that expects an answer. */

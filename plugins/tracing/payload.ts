@@ -115,21 +115,22 @@ export function payloadTag(input: unknown, includeValues: boolean): string[] {
   return out;
 }
 
-const sharedTags = new Map<string, readonly string[]>();
-
 /**
- * The payload tag a run span keeps. Shapes repeat from call to call, and a span stays in the trace
- * buffer long enough for the garbage collector to copy what it holds, so equal shape lists are one
- * shared frozen array; value lists are the span's own.
+ * The payload tags of one tracer's run spans. Shapes repeat from call to call, and a span stays in
+ * the trace buffer long enough for the garbage collector to copy what it holds, so equal shape
+ * lists are one shared frozen array; value lists are the span's own.
  */
-export function sharedPayloadTag(input: unknown, includeValues: boolean): readonly string[] {
-  const entries = payloadTag(input, includeValues);
-  if (includeValues) return entries;
-  const key = entries.join("\n");
-  const shared = sharedTags.get(key);
-  // A key may hold a line break itself: the list must match, not just the joined text.
-  if (shared !== undefined && shared.length === entries.length && shared.every((entry, i) => entry === entries[i])) return shared;
-  if (sharedTags.size >= 1024) sharedTags.clear();
-  sharedTags.set(key, Object.freeze(entries));
-  return entries;
+export function sharedPayloadTags(): (input: unknown, includeValues: boolean) => readonly string[] {
+  const shared = new Map<string, readonly string[]>();
+  return (input, includeValues) => {
+    const entries = payloadTag(input, includeValues);
+    if (includeValues) return entries;
+    const key = entries.join("\n");
+    const known = shared.get(key);
+    // A key may hold a line break itself: the list must match, not just the joined text.
+    if (known !== undefined && known.length === entries.length && known.every((entry, i) => entry === entries[i])) return known;
+    if (shared.size >= 1024) shared.clear();
+    shared.set(key, Object.freeze(entries));
+    return entries;
+  };
 }

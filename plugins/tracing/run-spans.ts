@@ -9,7 +9,7 @@
  * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
 import { StreamedRun, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc";
-import { sharedPayloadTag } from "./payload.js";
+import { sharedPayloadTags } from "./payload.js";
 import type { SvcTracer } from "./tracer.js";
 
 const SPAN_NAMES = new Map<string, string>([["rest", "svc.pipeline.run"]]);
@@ -20,34 +20,36 @@ export function runSpanName(transport: string): string {
   return name;
 }
 
-const ROUTES = new Map<string, string>();
-
-/** `/<pipeline>/run`, one string per pipeline (spans in the buffer share it). */
-function restRoute(pipeline: string): string {
-  let route = ROUTES.get(pipeline);
-  if (route === undefined) {
-    if (ROUTES.size >= 1024) ROUTES.clear();
-    ROUTES.set(pipeline, (route = `/${pipeline}/run`));
-  }
-  return route;
-}
-
 /** `runChatCompletion` → `run_chat_completion`. */
 const snake = (method: string) => method.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-function runTags(call: RunCall, includePayloadValues: boolean): Tags {
-  const openai = call.transport === "openai";
-  // One shape for every call (absent tags are undefined, which is never rendered or exported),
-  // with room for the outcome tag the span gets when it ends (no second property store).
-  return {
-    "svc.pipeline.name": call.pipeline,
-    "svc.transport": call.transport,
-    "svc.route": call.transport === "rest" ? restRoute(call.pipeline) : undefined,
-    "svc.openai.operation": openai ? snake(call.method) : undefined,
-    "svc.openai.stream_requested": openai ? (call.input as { stream?: unknown } | null)?.stream === true : undefined,
-    "svc.request.id": call.requestId,
-    "svc.payload.values": sharedPayloadTag(call.input, includePayloadValues),
-    "svc.success": undefined,
+/** The tags of a run span, from one tracer's caches: strings and shape lists its spans share. */
+function runTagger(includePayloadValues: boolean): (call: RunCall) => Tags {
+  const payloadTag = sharedPayloadTags();
+  const routes = new Map<string, string>();
+  /** `/<pipeline>/run`, one string per pipeline. */
+  const restRoute = (pipeline: string): string => {
+    let route = routes.get(pipeline);
+    if (route === undefined) {
+      if (routes.size >= 1024) routes.clear();
+      routes.set(pipeline, (route = `/${pipeline}/run`));
+    }
+    return route;
+  };
+  return (call) => {
+    const openai = call.transport === "openai";
+    // One shape for every call (absent tags are undefined, which is never rendered or exported),
+    // with room for the outcome tag the span gets when it ends (no second property store).
+    return {
+      "svc.pipeline.name": call.pipeline,
+      "svc.transport": call.transport,
+      "svc.route": call.transport === "rest" ? restRoute(call.pipeline) : undefined,
+      "svc.openai.operation": openai ? snake(call.method) : undefined,
+      "svc.openai.stream_requested": openai ? (call.input as { stream?: unknown } | null)?.stream === true : undefined,
+      "svc.request.id": call.requestId,
+      "svc.payload.values": payloadTag(call.input, includePayloadValues),
+      "svc.success": undefined,
+    };
   };
 }
 
@@ -69,9 +71,10 @@ function streamTags(call: RunCall, run: StreamedRun): Tags {
 }
 
 export function runInterceptor(tracer: SvcTracer, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
+  const runTags = runTagger(includePayloadValues);
   // A promise chain, not an async function: this runs on every request.
   return (call, next) => {
-    const span = tracer.startSpan(runSpanName(call.transport), runTags(call, includePayloadValues), call.span ?? remoteParentOf(call.headers));
+    const span = tracer.startSpan(runSpanName(call.transport), runTags(call), call.span ?? remoteParentOf(call.headers));
     let pending: Promise<unknown>;
     try {
       pending = next({ span });

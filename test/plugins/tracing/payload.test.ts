@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { isSensitiveKey, payloadTag, shapeOf } from "../../../plugins/tracing/index.js";
-import { sharedPayloadTag } from "../../../plugins/tracing/payload.js";
+import { sharedPayloadTags } from "../../../plugins/tracing/payload.js";
 
 test("shapes by default: types and sizes, never values", () => {
   class Custom {
@@ -70,6 +70,7 @@ test("values are bounded: a huge payload costs its first few hundred characters"
 });
 
 test("run spans share one frozen shape list per distinct list; value lists stay their own", () => {
+  const sharedPayloadTag = sharedPayloadTags();
   const a = sharedPayloadTag({ question: "What is svc?", top_k: 3 }, false);
   const b = sharedPayloadTag({ top_k: 5, question: "Who wrote it" }, false);
   assert.equal(a, ["question=str(12)", "top_k=int"]);
