@@ -1,7 +1,7 @@
 /**
  * @module A benchmark target in its own process: `bare` (plain node:http, the baseline) or `svc`
- * (the kernel with the default plugins, a no-op pipeline and a chat pipeline streaming `chunks`
- * words), `svc-observed` (the same with tracing and monitoring on), `svc-metrics` (the same with
+ * (the kernel with the default plugins, a no-op pipeline with a valibot input schema and a chat
+ * pipeline streaming `chunks` words), `svc-observed` (the same with tracing and monitoring on), `svc-metrics` (the same with
  * metrics on) or `svc-default` (the plugins `svc run` loads with no settings, from the CLI's own
  * default set). Prints its port on stdout.
  */
@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as v from "valibot";
 import { createKernel, definePlugin, loadPlugins, Logger } from "svc";
 import { builtinPlugins } from "../cli/default-plugins.js";
 import { knownSettings } from "../cli/cli-settings.js";
@@ -24,11 +25,20 @@ import tracingPlugin from "../plugins/tracing/index.js";
 import monitoringPlugin from "../plugins/monitoring/index.js";
 import metricsPlugin from "../plugins/metrics/index.js";
 
-export const NOOP_WRAPPER = `import { BasePipelineWrapper } from "svc";
+/**
+ * The no-op pipeline: its input is validated against a valibot schema (as the issue's measurement
+ * did), and answered as it came.
+ */
+export const NOOP_WRAPPER = `import * as v from "valibot";
+import { BasePipelineWrapper } from "svc";
 export class PipelineWrapper extends BasePipelineWrapper {
+  static inputSchema = v.object({ question: v.string(), top_k: v.number() });
   runApi(input: Record<string, unknown>) { return input; }
 }
 `;
+
+/** The same schema, for the bare server's validation. */
+const NOOP_INPUT = v.object({ question: v.string(), top_k: v.number() });
 
 /** Streams `body.chunks` chat chunks (default 1). */
 export const CHAT_WRAPPER = `import { BasePipelineWrapper } from "svc";
@@ -72,8 +82,12 @@ function bare(): void {
     req.on("end", () => {
       const body = req.method === "POST" ? JSON.parse(Buffer.concat(chunks).toString() || "{}") : undefined;
       if (req.url === "/v1/chat/completions") return void bareChat(res, body);
-      const out = req.url === "/noop/run" ? { result: body } : req.url === "/echo" ? { got: body } : { ok: true };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(out));
+      if (req.url === "/noop/run") {
+        const input = v.safeParse(NOOP_INPUT, body);
+        if (!input.success) return void res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ detail: input.issues[0].message }));
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result: input.output }));
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(req.url === "/echo" ? { got: body } : { ok: true }));
     });
   });
   server.listen(0, "127.0.0.1", () => console.log((server.address() as AddressInfo).port));

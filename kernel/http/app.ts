@@ -5,7 +5,6 @@
  * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomUUID } from "node:crypto";
 import type * as v from "valibot";
 import polka, { type Middleware, type NextHandler, type Polka, type Request } from "polka";
 import { HttpError } from "../errors.js";
@@ -16,6 +15,7 @@ import type { AnsweredRequest, ObserverHook } from "../hooks/observer-hook.js";
 import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
+import { newRequestId } from "./request-id.js";
 import { cacheRouteLookups } from "./route-cache.js";
 import { sendError } from "./send.js";
 
@@ -160,8 +160,7 @@ export class HttpApp {
   private front(req: Request, res: ServerResponse): boolean {
     const { log, settings } = this.options;
     const incoming = req.headers["x-request-id"];
-    // randomUUID draws from a pooled entropy buffer: no system call per request.
-    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     const c = new RequestContext(req, res, id, log, settings);
     this.inflight.add(c);
     res.setHeader("x-request-id", id);

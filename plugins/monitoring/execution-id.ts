@@ -10,18 +10,31 @@ export const EXECUTION_ID = /^[0-9a-z]{19}$/;
 
 const PROCESS_TAG = Array.from({ length: 6 }, () => randomInt(36).toString(36)).join("");
 const COUNTER_SPACE = 36 ** 4;
+const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
+/** The id's characters: time (0–8), counter (9–12), process tag (13–18). */
+const text = Buffer.from("0".repeat(13) + PROCESS_TAG, "latin1");
 let lastMs = 0;
-let lastTimePart = "";
 let counter = 0;
+
+/** Writes `value` in base 36 into `text[from, to)`, zero-padded. */
+function writeBase36(value: number, from: number, to: number): void {
+  for (let at = to - 1; at >= from; at--) {
+    text[at] = DIGITS.charCodeAt(value % 36);
+    value = Math.floor(value / 36);
+  }
+}
 
 export function newExecutionId(now = Date.now()): string {
   // Never go back in time: a clock step backwards must not break the order of this process's ids.
-  if (now > lastMs || lastTimePart === "") {
-    lastMs = Math.max(lastMs, now);
-    lastTimePart = lastMs.toString(36).padStart(9, "0");
+  if (now > lastMs) {
+    lastMs = now;
+    writeBase36(lastMs, 0, 9);
   }
   counter = (counter + 1) % COUNTER_SPACE;
-  return lastTimePart + counter.toString(36).padStart(4, "0") + PROCESS_TAG;
+  writeBase36(counter, 9, 13);
+  // One flat string: records keep their id for hours, and a string built by concatenation would
+  // be a tree of pieces for the garbage collector to copy.
+  return text.toString("latin1");
 }
 
 let isoMs = -1;
