@@ -61,17 +61,24 @@ function rootAliases(roots: readonly string[]): Record<string, string> {
   return aliases;
 }
 
-/** Packages user code may import without installing them: the ones wrappers need for schemas. */
-const SHARED_PACKAGES = ["valibot"];
+/**
+ * Packages user code may import without installing them (the ones wrappers need for schemas),
+ * handed to jiti as the kernel's own module objects: an alias to the file would make jiti read and
+ * scan the package's source (200 KB for valibot) again for every wrapper that imports it.
+ */
+const SHARED_PACKAGES: Record<string, () => Promise<unknown>> = { valibot: () => import("valibot") };
+
+let sharedModules: Promise<Record<string, unknown>> | undefined;
+
+function loadSharedModules(): Promise<Record<string, unknown>> {
+  return (sharedModules ??= Promise.all(Object.entries(SHARED_PACKAGES).map(async ([name, load]) => [name, await load()] as const)).then(Object.fromEntries));
+}
 
 let packageAliases: Record<string, string> | undefined;
 
-/** Aliases for `svc`, its subpaths and the shared packages; computed once per process. */
+/** Aliases for `svc` and its subpaths; computed once per process. */
 function fixedAliases(): Record<string, string> {
-  return (packageAliases ??= {
-    ...Object.fromEntries(SHARED_PACKAGES.map((name) => [name, fileURLToPath(import.meta.resolve(name))])),
-    ...svcAliases(),
-  });
+  return (packageAliases ??= svcAliases());
 }
 
 /** Cached compiled files kept at most; beyond it the oldest quarter is removed. */
@@ -124,7 +131,7 @@ export function createModuleLoader(options: ModuleLoaderOptions = {}): ModuleLoa
   const alias = { ...rootAliases(options.roots ?? []), ...fixedAliases() };
   let jiti: Jiti | undefined;
   return async (specifier) => {
-    jiti ??= (await loadJiti()).createJiti(base, { alias, moduleCache: !options.fresh, interopDefault: true, fsCache: false, transform });
+    jiti ??= (await loadJiti()).createJiti(base, { alias, virtualModules: await loadSharedModules(), moduleCache: !options.fresh, interopDefault: true, fsCache: false, transform });
     return jiti.import(specifier);
   };
 }

@@ -20,6 +20,19 @@ async function load(files: Record<string, string>, entry: string): Promise<Recor
 
 const unique = () => `// ${process.pid}-${Math.random()}\n`; // a source never compiled before
 
+test("valibot by name, as a namespace and through require() is the kernel's own module", async () => {
+  const m = await load(
+    { "w.ts": unique() + 'import { object, string } from "valibot";\nimport * as v from "valibot";\nexport const named = { object, string };\nexport const all = v;\n' },
+    "w.ts",
+  );
+  assert.is(m.named.object, valibot.object);
+  assert.is(m.named.string, valibot.string);
+  assert.is(m.all.object, valibot.object);
+  const c = await load({ "c.cjs": unique() + 'const v = require("valibot");\nexports.object = v.object;\nexports.parsed = v.parse(v.object({ a: v.number() }), { a: 1 });\n' }, "c.cjs");
+  assert.is(c.object, valibot.object);
+  assert.equal(c.parsed, { a: 1 });
+});
+
 test("TypeScript: types, enums, parameter properties, class fields, imports of svc and valibot, relative and .mjs files", async () => {
   const m = await load(
     {
