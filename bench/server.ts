@@ -1,9 +1,9 @@
 /**
  * @module A benchmark target in its own process: `bare` (plain node:http, the baseline) or `svc`
  * (the kernel with the default plugins, a no-op pipeline with a valibot input schema and a chat
- * pipeline streaming `chunks` words), `svc-observed` (the same with tracing and monitoring on), `svc-metrics` (the same with
- * metrics on) or `svc-default` (the plugins `svc run` loads with no settings, from the CLI's own
- * default set). Prints its port on stdout.
+ * pipeline streaming `chunks` words), `svc-observed` (the same with tracing and monitoring on),
+ * `svc-metrics` (the same with metrics on) or `svc-default` (the plugins `svc run` loads with no
+ * settings, from the CLI's own default set). Prints its port on stdout.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";

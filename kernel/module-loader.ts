@@ -66,12 +66,10 @@ function rootAliases(roots: readonly string[]): Record<string, string> {
  * handed to jiti as the kernel's own module objects: an alias to the file would make jiti read and
  * scan the package's source (200 KB for valibot) again for every wrapper that imports it.
  */
-const SHARED_PACKAGES: Record<string, () => Promise<unknown>> = { valibot: () => import("valibot") };
-
 let sharedModules: Promise<Record<string, unknown>> | undefined;
 
 function loadSharedModules(): Promise<Record<string, unknown>> {
-  return (sharedModules ??= Promise.all(Object.entries(SHARED_PACKAGES).map(async ([name, load]) => [name, await load()] as const)).then(Object.fromEntries));
+  return (sharedModules ??= import("valibot").then((valibot) => ({ valibot })));
 }
 
 let packageAliases: Record<string, string> | undefined;

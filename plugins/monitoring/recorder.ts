@@ -153,19 +153,12 @@ class RunRecord {
     if (this.final) return;
     const endedMs = Date.now();
     const message = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
-    const r = this.record;
     this.final = {
-      id: r.id,
-      pipeline: r.pipeline,
-      transport: r.transport,
-      method: r.method,
+      ...this.record,
       status,
-      started_at: r.started_at,
       ended_at: isoTime(endedMs),
       duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
       error: message,
-      trace_id: r.trace_id,
-      request_id: r.request_id,
     };
     this.stored(this.final);
   }
