@@ -27,7 +27,8 @@ export async function deployFiles(path: string, flags: Record<string, unknown>):
     form.append("description", stringFlag(flags, "description") ?? name);
     form.append("overwrite", String(booleanFlag(flags, "overwrite")));
     form.append("save_files", String(!booleanFlag(flags, "skipSavingFiles")));
-    form.append("skip_mcp", String(booleanFlag(flags, "skipMcp")));
+    // Only when given: without it the wrapper's own `static skipMcp` decides.
+    if (flags.skipMcp !== undefined) form.append("skip_mcp", String(booleanFlag(flags, "skipMcp")));
     await appendFiles(form, files);
     const client = SvcClient.fromSettings();
     const label = `Uploading ${files.length} file${files.length === 1 ? "" : "s"}`;

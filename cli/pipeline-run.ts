@@ -47,7 +47,8 @@ async function collectFiles(files: readonly string[], dirs: readonly string[]): 
   for (const dir of dirs) {
     const found = await listFolder(dir);
     if (found.length === 0) throw new CliError(`No files found in ${dir} (dotfiles, dot-folders and node_modules are skipped)`);
-    found.forEach(add);
+    // Named by base name, as Hayhooks' CLI sends them: a run's files are documents, not a tree.
+    for (const file of found) add({ ...file, name: basename(file.name) });
   }
   return out;
 }
@@ -225,7 +226,7 @@ export const runAction: PipelineAction = {
       config: { type: [String] },
     },
     { raw: "-f, --file <file>", description: "Upload a file as a `files` part, named by its basename (repeatable)", config: { type: [String] } },
-    { raw: "-d, --dir <dir>", description: "Upload every file of a folder, named by relative path (repeatable)", config: { type: [String] } },
+    { raw: "-d, --dir <dir>", description: "Upload every file of a folder and its subfolders, each named by its base name (repeatable)", config: { type: [String] } },
     { raw: "--stream", description: "Print a streamed answer as it arrives (not with file uploads)" },
   ],
   examples: [

@@ -72,7 +72,7 @@ export { SseWriter, type SseEvent } from "./http/sse.js";
 export { Invocation, type StreamedSource } from "./invoke/invocation.js";
 export { ABORTED, TIMED_OUT, InvocationStream, type Pulled, type StreamEnd } from "./invoke/invocation-stream.js";
 export { Invoker, StreamedRun, invokeErrors, pipelineFailure, type InvokeRequest, type PipelineMethod } from "./invoke/invoke.js";
-export { isMultipart, readMultipart, type MultipartForm, type MultipartLimits } from "./http/multipart.js";
+export { isForm, isMultipart, readMultipart, type MultipartForm, type MultipartLimits } from "./http/multipart.js";
 export { mimeTypeOf, extensionOf } from "./http/mime-type.js";
 export { errorBody, sendJson, type ErrorBody } from "./http/send.js";
 export type { HttpMethod, RouteDocs, RouteHandler, RouteInfo, RouteOptions } from "./http/app.js";

@@ -1,10 +1,12 @@
 /**
  * @module Every deploy and undeploy failure, each an HttpError with the status of DESIGN §5 and a
- * message that names the cause.
+ * message that names the cause: 400 for a malformed request (names, paths, no files), 422 for a
+ * well-formed request whose wrapper cannot load or breaks the wrapper contract (as Hayhooks).
  */
 import { HttpError, messageOf } from "../errors.js";
 
 const bad = (message: string, cause?: unknown) => new HttpError(400, message, { cause });
+const unloadable = (message: string, cause?: unknown) => new HttpError(422, message, { cause });
 
 /**
  * A load failure as the client sees it: the cause without Node's require stack, and paths inside
@@ -30,13 +32,15 @@ export const deployErrors = {
   tooManyFiles: (count: number, max: number) => bad(`Too many files: ${count} (at most ${max}).`),
   symlink: (path: string) => bad(`Refusing to write through a symlink: ${path}`),
   missingWrapper: (files: readonly string[]) => bad(`Missing required file: ${files.join(" or ")}`),
-  loadFailed: (name: string, cause: unknown, dir?: string) => bad(`Failed to load pipeline '${name}': ${loadFailureText(cause, dir)}`, cause),
-  noWrapperClass: (name: string) => bad(`Failed to load pipeline '${name}': its pipeline_wrapper does not export a 'PipelineWrapper' class`),
-  setupParameters: () => bad("PipelineWrapper.setup() must take no parameters"),
-  noRunMethod: () => bad("At least one of runApi, runChatCompletion or runResponse must be implemented"),
-  badInputSchema: (got: string) => bad(`PipelineWrapper.inputSchema must be a valibot object schema (v.object({...})), got ${got}`),
-  constructorFailed: (cause: unknown) => bad(`Failed to create pipeline wrapper instance: ${messageOf(cause)}`, cause),
-  setupFailed: (cause: unknown) => bad(`Failed to call setup() on pipeline wrapper instance: ${messageOf(cause)}`, cause),
+  loadFailed: (name: string, cause: unknown, dir?: string) => unloadable(`Failed to load pipeline '${name}': ${loadFailureText(cause, dir)}`, cause),
+  /** A wrapper folder's module that fails to import (Hayhooks' wording). */
+  moduleLoadFailed: (name: string, cause: unknown, dir?: string) => unloadable(`Failed to load pipeline module '${name}': ${loadFailureText(cause, dir)}`, cause),
+  noWrapperClass: (name: string) => unloadable(`Failed to load pipeline module '${name}': its pipeline_wrapper does not export a 'PipelineWrapper' class`),
+  setupParameters: () => unloadable("PipelineWrapper.setup() must take no parameters"),
+  noRunMethod: () => unloadable("At least one of runApi, runChatCompletion or runResponse must be implemented"),
+  badInputSchema: (got: string) => unloadable(`PipelineWrapper.inputSchema must be a valibot object schema (v.object({...})), got ${got}`),
+  constructorFailed: (cause: unknown) => unloadable(`Failed to create pipeline wrapper instance: ${messageOf(cause)}`, cause),
+  setupFailed: (cause: unknown) => unloadable(`Failed to call setup() on pipeline wrapper instance: ${messageOf(cause)}`, cause),
   exists: (name: string) => new HttpError(409, `Pipeline '${name}' already exists`),
   notFound: (name: string) => new HttpError(404, `Pipeline '${name}' not found`),
   noSource: (kind: string) =>

@@ -9,7 +9,8 @@ import { bodyLimits, maxConcurrencyField, timeoutSecondsField } from "../wrapper
 export const pipelineNameField = v.pipe(v.string(), v.description("The pipeline name: used in paths and as `model` in chat requests."));
 export const descriptionField = v.optional(v.pipe(v.string(), v.description("Human-readable description; defaults to the name.")));
 export const overwriteField = v.optional(v.pipe(v.boolean(), v.description("Replace a deployed pipeline of the same name.")), false);
-export const skipMcpField = v.optional(v.pipe(v.boolean(), v.description("Do not list the pipeline as an MCP tool.")), false);
+// No default: absent, the wrapper's own `static skipMcp` decides (false for YAML).
+export const skipMcpField = v.optional(v.pipe(v.boolean(), v.description("Do not list the pipeline as an MCP tool. Absent: the wrapper's own `skipMcp` decides (false for YAML).")));
 
 export const DeployFilesBody = v.object({
   name: pipelineNameField,

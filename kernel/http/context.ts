@@ -123,7 +123,7 @@ export class RequestContext {
     return parseBoundedJson(text, this.limits.maxJsonDepth);
   }
 
-  /** A `multipart/form-data` body (415 otherwise), under the upload limits (413 beyond). */
+  /** A `multipart/form-data` or URL-encoded form body (415 otherwise), under the upload limits (413 beyond). */
   form(fileField = "files"): Promise<MultipartForm> {
     const { maxUploadBytes, maxUploadFileBytes, bodyTimeout } = this.limits;
     const limits = { maxTotalBytes: maxUploadBytes, maxFileBytes: maxUploadFileBytes, maxFiles: 1000, idleMs: bodyTimeout * 1000 };

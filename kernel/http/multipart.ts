@@ -1,6 +1,8 @@
 /**
- * @module Reading `multipart/form-data` (busboy) into fields and files, under per-file, total and
- * count limits: a request over a limit gets 413, one that is not multipart gets 415.
+ * @module Reading a form (busboy) into fields and files, under per-file, total and count limits:
+ * `multipart/form-data`, or `application/x-www-form-urlencoded` — fields only, what an HTML form or
+ * `requests.post(url, data=…)` sends when there is no file (Hayhooks accepts it). A request over a
+ * limit gets 413, one that is not a form gets 415.
  */
 import type { IncomingMessage } from "node:http";
 import { Busboy } from "@fastify/busboy";
@@ -28,9 +30,16 @@ export function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\s*;/i.test(req.headers["content-type"] ?? "");
 }
 
+/** A form body busboy reads: multipart, or URL-encoded fields. */
+export function isForm(req: IncomingMessage): boolean {
+  return isMultipart(req) || /^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers["content-type"] ?? "");
+}
+
 export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fileField = "files"): Promise<MultipartForm> {
-  if (!isMultipart(req)) {
-    return Promise.reject(new HttpError(415, "This endpoint takes multipart/form-data (form fields and repeated 'files' parts)."));
+  if (!isForm(req)) {
+    return Promise.reject(
+      new HttpError(415, `This endpoint takes a form: multipart/form-data (form fields and repeated '${fileField}' parts), or application/x-www-form-urlencoded (fields only).`),
+    );
   }
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limits.maxTotalBytes) return Promise.reject(tooLarge(`The upload exceeds the limit of ${limits.maxTotalBytes} bytes.`));

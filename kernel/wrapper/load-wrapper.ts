@@ -1,7 +1,8 @@
 /**
  * @module Loads a wrapper folder and checks the wrapper contract: a `PipelineWrapper` class whose
  * `setup()` takes no parameters, at least one run method, an input schema that is a valibot object
- * schema, limits that are numbers in range; then creates it and calls `setup()` once. Every failure is a 400 naming the cause.
+ * schema, limits that are numbers in range; then creates it and calls `setup()` once. Every failure
+ * names the cause: 422 for a wrapper that cannot load or breaks the contract, 400 for bad limits.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -57,7 +58,7 @@ export async function loadWrapper(source: WrapperSource): Promise<LoadedPipeline
   try {
     module = (await createModuleLoader({ cwd: source.dir, fresh: true, roots: source.roots })(file)) as Record<string, unknown>;
   } catch (error) {
-    throw deployErrors.loadFailed(source.name, error, source.dir);
+    throw deployErrors.moduleLoadFailed(source.name, error, source.dir);
   }
   const Wrapper = (module.PipelineWrapper ?? (module.default as Record<string, unknown> | undefined)?.PipelineWrapper) as WrapperClass | undefined;
   if (typeof Wrapper !== "function") throw deployErrors.noWrapperClass(source.name);

@@ -35,8 +35,12 @@ export function isStreamable(value: unknown): value is AsyncIterable<unknown> | 
   return Symbol.asyncIterator in value || Symbol.iterator in value;
 }
 
-/** The text a stream item becomes; undefined skips it. */
-export function streamItemText(item: unknown, warn: (message: string) => void): string | Buffer | undefined {
+/**
+ * The text a stream item becomes; undefined skips it. With `reasoning`, a chunk without content
+ * streams its reasoning text instead (what `/run` sends for a reasoning model's thinking, as
+ * Hayhooks does); answers read to one text (MCP, a framework's result) leave reasoning out.
+ */
+export function streamItemText(item: unknown, warn: (message: string) => void, reasoning = false): string | Buffer | undefined {
   if (typeof item === "string") return item;
   if (item === null || item === undefined) return "";
   if (Buffer.isBuffer(item)) return item;
@@ -48,7 +52,11 @@ export function streamItemText(item: unknown, warn: (message: string) => void): 
     return undefined;
   }
   // Chunk-like objects (the engine's StreamingChunk) stream their text.
-  if (typeof o.content === "string") return o.content;
+  if (typeof o.content === "string") {
+    if (o.content !== "" || !reasoning) return o.content;
+    const thinking = (o.reasoning as { reasoning_text?: unknown } | null | undefined)?.reasoning_text;
+    return typeof thinking === "string" ? thinking : "";
+  }
   try {
     return JSON.stringify(item);
   } catch {

@@ -28,7 +28,8 @@ interface Target {
   socket: string;
 }
 
-const bad = (message: string, cause?: unknown) => new HttpError(400, message, { cause });
+// A YAML that cannot load is well-formed request content that cannot be processed: 422, as Hayhooks.
+const bad = (message: string, cause?: unknown) => new HttpError(422, message, { cause });
 
 function targetOf(pipeline: Pipeline, path: string, what: string): Target {
   const [component, socket] = [path.slice(0, path.indexOf(".")), path.slice(path.indexOf(".") + 1)];

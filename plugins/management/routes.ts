@@ -54,7 +54,7 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
         flags = {
           overwrite: formBoolean(form.fields.get("overwrite"), "overwrite", false),
           save: formBoolean(form.fields.get("save_files"), "save_files", true),
-          skipMcp: formBoolean(form.fields.get("skip_mcp"), "skip_mcp", false),
+          skipMcp: formBoolean(form.fields.get("skip_mcp"), "skip_mcp", undefined),
         };
       } catch (error) {
         throw new HttpError(400, `Invalid request body: ${(error as Error).message}`);

@@ -56,8 +56,8 @@ export function formLimits(one: (field: string) => string | undefined): RunLimit
   return bodyLimits(parseOr400(FormLimits, { max_concurrency: number("max_concurrency"), timeout_seconds: number("timeout_seconds") }));
 }
 
-/** Multipart form booleans: `true/false/1/0/yes/no/on/off`, or absent. */
-export function formBoolean(values: string[] | undefined, field: string, fallback: boolean): boolean {
+/** Multipart form booleans: `true/false/1/0/yes/no/on/off`, or absent (then `fallback`). */
+export function formBoolean<F extends boolean | undefined>(values: string[] | undefined, field: string, fallback: F): boolean | F {
   const raw = values?.at(-1)?.trim().toLowerCase();
   if (raw === undefined || raw === "") return fallback;
   if (["true", "1", "yes", "on"].includes(raw)) return true;

@@ -75,9 +75,12 @@ export class StatelessTransport implements Transport {
 
   /** Hands checked messages to the connected server; notifications alone are answered 202. */
   deliver(messages: JSONRPCMessage[]): void {
+    // Decided before delivery: the SDK may answer a request synchronously (an unknown method), and
+    // then `send` has already written and ended the response.
+    const expectsReply = this.pending.size > 0;
     const extra: MessageExtraInfo = { requestInfo: { headers: this.req.headers } };
     for (const m of messages) this.onmessage?.(m, extra);
-    if (this.pending.size === 0) this.res.writeHead(202).end();
+    if (!expectsReply) this.res.writeHead(202).end();
   }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {

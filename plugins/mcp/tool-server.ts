@@ -9,7 +9,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Logger, NOOP_TRACER, remoteParentOf, type Span, type Tracer } from "svc";
 import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
 import { errorResult, textResult, toToolResult } from "./tool-result.js";
@@ -114,15 +114,22 @@ export class ToolServer {
     })));
   }
 
-  /** Validates the arguments and calls the tool; failures become `isError` results. */
+  /**
+   * Validates the arguments and calls the tool; failures become `isError` results. An unknown tool
+   * is a protocol error (JSON-RPC -32602, as the spec's tools page and the SDK's McpServer answer).
+   */
   async callTool(name: string, args: unknown, ctx: Omit<ToolContext, "span">): Promise<CallToolResult> {
     const entry = this.entries.get(name);
     // A caller's W3C `traceparent` makes the call part of its trace.
     const span = this.tracer.startSpan("svc.mcp.call_tool", { "svc.mcp.tool.name": name, "svc.mcp.transport": ctx.transport }, remoteParentOf(ctx.headers));
-    let result: CallToolResult;
     if (!entry) {
-      result = textResult(`Unknown tool '${name}'`, true);
-    } else if (this.options.access && !(await this.options.access(name, ctx))) {
+      const error = new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+      span.setTag("svc.mcp.is_error", true);
+      span.end(error);
+      throw error;
+    }
+    let result: CallToolResult;
+    if (this.options.access && !(await this.options.access(name, ctx))) {
       result = textResult(`The tool '${name}' is not available to this caller.`, true);
     } else {
       const parsed = entry.schema.validate(args);
@@ -205,6 +212,20 @@ export class ToolServer {
       this.notifyQueued = false;
       for (const server of this.live) server.sendToolListChanged().catch(() => undefined);
     });
+  }
+}
+
+/**
+ * A JSON-RPC error a request handler throws: the SDK (and direct-tool-call.ts) answer with its
+ * `code` and `message` as they are (the SDK's McpError would prefix the message with "MCP error").
+ */
+export class ProtocolError extends Error {
+  override name = "ProtocolError";
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
   }
 }
 

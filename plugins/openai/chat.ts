@@ -10,6 +10,7 @@ import { completeChat, streamChat, type ChatAnswerOptions } from "./chat-stream.
 import { chatFileRefs, resolveFiles } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
+import { pipelineForModel } from "./pipeline-lookup.js";
 import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
 import type { openaiSettings } from "./settings.js";
 
@@ -24,7 +25,7 @@ export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fil
 
   const handler = async (c: RequestContext): Promise<unknown> => {
     const body = await c.json(ChatCompletionRequest);
-    const pipeline = kernel.pipelineFor(body.model, "runChatCompletion");
+    const pipeline = pipelineForModel(kernel, c, body.model, "runChatCompletion", body.stream === true);
     const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes);
     const chunks = { events: body.stream ? options.events : false };
     const args = [body.model, body.messages, body];

@@ -8,6 +8,7 @@
  */
 import * as v from "valibot";
 import { HttpError, SHUTDOWN_MESSAGE, pipelineFailure, type Invocation, type PluginApi, type RequestContext } from "svc";
+import { pipelineForModel } from "./pipeline-lookup.js";
 import { resolveFiles, responseFileRefs } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
@@ -57,7 +58,7 @@ export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>,
   const uiEvents = kernel.settings.openaiUiEvents !== false;
   const handler = async (c: RequestContext): Promise<void> => {
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
-    const pipeline = kernel.pipelineFor(body.model, "runResponse");
+    const pipeline = pipelineForModel(kernel, c, body.model, "runResponse", body.stream === true);
     const input = normalizeResponseInput(body.input);
     const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes);
     const args = [body.model, input, body];

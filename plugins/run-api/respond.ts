@@ -47,7 +47,7 @@ async function respondStreamed(c: RequestContext, invocation: Invocation, source
   if (source.sse) {
     const writer = c.sse();
     for await (const item of items) {
-      const text = streamItemText(item, warn);
+      const text = streamItemText(item, warn, true);
       // A chunk with no text (a tool call's, a finish) has nothing to send.
       if (text === undefined || (text === "" && item !== null && typeof item === "object")) continue;
       await writer.send({ data: text.toString() });
@@ -58,7 +58,7 @@ async function respondStreamed(c: RequestContext, invocation: Invocation, source
   c.res.writeHead(200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
   c.res.socket?.setNoDelay(true);
   for await (const item of items) {
-    const text = streamItemText(item, warn);
+    const text = streamItemText(item, warn, true);
     if (text === undefined || text.length === 0) continue;
     if (!c.res.write(text)) await once(c.res, "drain", { signal: c.signal }).catch(() => undefined);
   }

@@ -368,12 +368,12 @@ test("run: a file answer is described, not printed", async () => {
   assert.match(result.stdout, /! The pipeline answered a file 'report\.pdf' \(application\/pdf, 4 B\)/);
 });
 
-test("run --file and --dir upload files (basename, relative paths) with params as form fields", async () => {
+test("run --file and --dir upload files (base names, nested files included) with params as form fields", async () => {
   const result = await cli(["pipeline", "run", "echo", "--file", "inputs/report.txt", "--dir", "inputs/folder", "-p", "question=files?", "-p", "n=2", "--stream"]);
   expectOk(result, "run with files");
   assert.match(result.stderr, /! Streaming is not supported with file uploads\. Running without streaming\./);
   const json = JSON.parse(result.stdout.slice(result.stdout.indexOf("\n") + 1));
-  assert.equal(json, { question: "files?", n: 2, files: ["report.txt", "a.txt", "deeper/b.txt"] });
+  assert.equal(json, { question: "files?", n: 2, files: ["report.txt", "a.txt", "b.txt"] });
 
   // A pipeline that takes files also runs without any (its endpoint takes only multipart).
   const none = await cli(["pipeline", "run", "echo", "-p", "question=none"]);

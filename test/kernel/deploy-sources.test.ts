@@ -36,7 +36,7 @@ test("a deploy source's failure names its plugin and hook; nothing stays on disk
       } catch (error) {
         assert.instance(error, HttpError);
         const failure = error as HttpError;
-        assert.is(failure.status, 400);
+        assert.is(failure.status, 422);
         assert.is(failure.message, "Failed to load pipeline 'thing': acme cannot load this");
         assert.is(failure.plugin, "acme-source");
         assert.is(failure.hook, "deploy.source");

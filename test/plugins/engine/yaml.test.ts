@@ -135,7 +135,7 @@ test("SERVICE_YAML_RESULT_SHAPE=hayhooks: /run answers the raw output keyed by c
     { plugins: [enginePlugin()], settings: { yamlResultShape: "hayhooks" } },
   ));
 
-test("bad YAML deploys are 400s that name the cause and leave nothing behind", () =>
+test("bad YAML deploys are 422s that name the cause and leave nothing behind", () =>
   withPipelineKernel(
     async (k) => {
       const deploy = async (source: string) => {
@@ -143,12 +143,12 @@ test("bad YAML deploys are 400s that name the cause and leave nothing behind", (
         return { status: res.status, message: ((await res.json()) as { error: { message: string } }).error?.message };
       };
       const noIo = await deploy(CALC.split("inputs:")[0]!);
-      assert.equal(noIo, { status: 400, message: "YAML pipeline must declare at least one of 'inputs' or 'outputs'." });
+      assert.equal(noIo, { status: 422, message: "YAML pipeline must declare at least one of 'inputs' or 'outputs'." });
       const twice = await deploy(CALC.replace("inputs:\n  value: first_addition.value", "inputs:\n  value: first_addition.value\n  other: first_addition.value"));
-      assert.is(twice.status, 400);
+      assert.is(twice.status, 422);
       assert.match(twice.message, /Declared input 'other' targets 'first_addition.value'; 'first_addition.value' already targeted by declared input 'value'/);
       const syntax = await deploy("components: [\n");
-      assert.is(syntax.status, 400);
+      assert.is(syntax.status, 422);
       assert.match(syntax.message, /Invalid YAML pipeline 'bad': Invalid YAML: .*line/s);
       const unknown = await deploy("components:\n  x: {type: Nope}\ninputs: {a: x.a}\n");
       assert.match(unknown.message, /Unknown component type 'Nope'/);

@@ -38,18 +38,18 @@ test("failed deploys of every kind leave the pipelines directory exactly as it w
     async (k) => {
       assert.is((await k.deploy({ name: "kept", files: { "pipeline_wrapper.ts": ok } })).status, 200);
       const before = snapshot(k.dir);
-      const failures: [string, () => Promise<{ status: number; body: any }>][] = [
-        ["yaml that does not parse", () => postYaml(k, { name: "y1", source_code: "components: [" })],
-        ["yaml with an unknown type", () => postYaml(k, { name: "y2", source_code: YAML_OK })],
-        ["yaml overwriting a folder", () => postYaml(k, { name: "kept", source_code: YAML_OK, overwrite: true })],
-        ["files that fail to load", () => k.deploy({ name: "f1", files: { "pipeline_wrapper.ts": "export const x = ;" } })],
-        ["files overwriting, failing", () => k.deploy({ name: "kept", overwrite: true, files: { "pipeline_wrapper.ts": "export class PipelineWrapper {}" } })],
-        ["unsaved files that fail", () => k.deploy({ name: "f2", save_files: false, files: { "pipeline_wrapper.ts": "throw new Error('boom')" } })],
-        ["a lone surrogate in a file name", () => k.deploy({ name: "f3", files: { "pipeline_wrapper.ts": ok, "bad\ud800.txt": "x" } })],
+      const failures: [string, number, () => Promise<{ status: number; body: any }>][] = [
+        ["yaml that does not parse", 422, () => postYaml(k, { name: "y1", source_code: "components: [" })],
+        ["yaml with an unknown type", 422, () => postYaml(k, { name: "y2", source_code: YAML_OK })],
+        ["yaml overwriting a folder", 422, () => postYaml(k, { name: "kept", source_code: YAML_OK, overwrite: true })],
+        ["files that fail to load", 422, () => k.deploy({ name: "f1", files: { "pipeline_wrapper.ts": "export const x = ;" } })],
+        ["files overwriting, failing", 422, () => k.deploy({ name: "kept", overwrite: true, files: { "pipeline_wrapper.ts": "export class PipelineWrapper {}" } })],
+        ["unsaved files that fail", 422, () => k.deploy({ name: "f2", save_files: false, files: { "pipeline_wrapper.ts": "throw new Error('boom')" } })],
+        ["a lone surrogate in a file name", 400, () => k.deploy({ name: "f3", files: { "pipeline_wrapper.ts": ok, "bad\ud800.txt": "x" } })],
       ];
-      for (const [what, attempt] of failures) {
+      for (const [what, status, attempt] of failures) {
         const res = await attempt();
-        assert.is(res.status, 400, `${what}: ${JSON.stringify(res.body)}`);
+        assert.is(res.status, status, `${what}: ${JSON.stringify(res.body)}`);
         assert.equal(snapshot(k.dir), before, what);
       }
       assert.equal((await k.run("kept", { question: "q" })).body, { result: "v1:q" }, "the old version still serves");
@@ -72,9 +72,9 @@ test("a wrapper that fails to load: the client sees the cause, the log the serve
   withPipelineKernel(async (k) => {
     const files = { "pipeline_wrapper.ts": `import { helper } from "./lib/helper.js";\nimport "no-such-package-xyz";\nexport class PipelineWrapper { runApi() { return helper; } }` };
     const res = await k.deploy({ name: "missing", files });
-    assert.is(res.status, 400);
+    assert.is(res.status, 422);
     const message: string = res.body.error.message;
-    assert.match(message, /^Failed to load pipeline 'missing': /);
+    assert.match(message, /^Failed to load pipeline module 'missing': /);
     assert.not.match(message, /Require stack/);
     assert.not.ok(message.includes(k.dir), `no server path in ${JSON.stringify(message)}`);
     assert.not.match(message, /\/tmp\//);
@@ -85,7 +85,7 @@ test("with SERVICE_SHOW_TRACEBACKS the client gets the whole cause", () =>
   withPipelineKernel(
     async (k) => {
       const res = await k.deploy({ name: "missing", files: { "pipeline_wrapper.ts": `import "no-such-package-xyz";\nexport class PipelineWrapper { runApi() { return 1; } }` } });
-      assert.is(res.status, 400);
+      assert.is(res.status, 422);
       assert.ok((res.body.error.message as string).includes(k.dir), "the full text, server paths included");
     },
     { settings: { showTracebacks: true } },

@@ -99,9 +99,9 @@ test("duplicate name without overwrite: 409 and nothing is written", () =>
 const contract: [string, Record<string, string>, RegExp][] = [
   ["no wrapper file", { "other.ts": "export {}" }, /^Missing required file: pipeline_wrapper\.ts or /],
   ["no PipelineWrapper export", { "pipeline_wrapper.ts": "export class Wrapper {}" }, /does not export a 'PipelineWrapper' class/],
-  ["a missing import", { "pipeline_wrapper.ts": `import { x } from "./nope.js";\nexport class PipelineWrapper { runApi() { return x; } }` }, /^Failed to load pipeline 'bad': .*nope/],
-  ["a missing package", { "pipeline_wrapper.ts": `import x from "no-such-package-svc";\nexport class PipelineWrapper { runApi() { return x; } }` }, /^Failed to load pipeline 'bad': .*no-such-package-svc/],
-  ["a syntax error", { "pipeline_wrapper.ts": "export class PipelineWrapper { runApi( { }" }, /^Failed to load pipeline 'bad': /],
+  ["a missing import", { "pipeline_wrapper.ts": `import { x } from "./nope.js";\nexport class PipelineWrapper { runApi() { return x; } }` }, /^Failed to load pipeline module 'bad': .*nope/],
+  ["a missing package", { "pipeline_wrapper.ts": `import x from "no-such-package-svc";\nexport class PipelineWrapper { runApi() { return x; } }` }, /^Failed to load pipeline module 'bad': .*no-such-package-svc/],
+  ["a syntax error", { "pipeline_wrapper.ts": "export class PipelineWrapper { runApi( { }" }, /^Failed to load pipeline module 'bad': /],
   ["setup() with parameters", { "pipeline_wrapper.ts": wrapper("runApi() { return 1; }", "  setup(config: unknown) {}") }, /setup\(\) must take no parameters/],
   ["setup() with a defaulted parameter", { "pipeline_wrapper.ts": wrapper("runApi() { return 1; }", "  setup(config = {}) {}") }, /setup\(\) must take no parameters/],
   ["no run method", { "pipeline_wrapper.ts": wrapper("setup() {}") }, /At least one of runApi, runChatCompletion or runResponse must be implemented/],
@@ -111,11 +111,11 @@ const contract: [string, Record<string, string>, RegExp][] = [
   ["a throwing constructor", { "pipeline_wrapper.ts": wrapper("runApi() { return 1; }", `  constructor() { super(); throw new Error("no"); }`) }, /^Failed to create pipeline wrapper instance: no/],
 ];
 
-test("every contract failure is a 400 naming the cause, and leaves nothing behind", () =>
+test("every contract failure is a 422 naming the cause (a missing wrapper file: 400), and leaves nothing behind", () =>
   withKernel(async (k) => {
     for (const [what, files, pattern] of contract) {
       const res = await k.deploy({ name: "bad", files });
-      assert.is(res.status, 400, what);
+      assert.is(res.status, what === "no wrapper file" ? 400 : 422, what);
       assert.match(res.body.error.message, pattern, what);
       assert.is(res.body.error.type, "invalid_request_error");
       assert.not.ok(existsSync(join(k.dir, "bad")), `${what}: no files left`);
@@ -127,7 +127,7 @@ test("a failed overwrite leaves the old version serving and its files in place",
   withKernel(async (k) => {
     await k.deploy({ name: "keep", files: { "pipeline_wrapper.ts": ok, "notes.txt": "v1" } });
     const res = await k.deploy({ name: "keep", files: { "pipeline_wrapper.ts": "syntax error (" }, overwrite: true });
-    assert.is(res.status, 400);
+    assert.is(res.status, 422);
     assert.equal((await k.run("keep", { question: "q" })).body, { result: "v1:q" });
     assert.is(readFileSync(join(k.dir, "keep", "notes.txt"), "utf8"), "v1");
     assert.is(readFileSync(join(k.dir, "keep", "pipeline_wrapper.ts"), "utf8"), ok);

@@ -140,9 +140,9 @@ test("SERVICE_MCP_MANAGEMENT_TOOLS=false leaves the core tools out", () =>
       const { client } = await httpClient(k.url);
       try {
         assert.equal((await client.listTools()).tools.map((t) => t.name), ["echo"]);
-        const result: any = await client.callTool({ name: "deploy_pipeline", arguments: { name: "x", files: {} } });
-        assert.is(result.isError, true);
-        assert.match(text(result), "Unknown tool 'deploy_pipeline'");
+        const error = await client.callTool({ name: "deploy_pipeline", arguments: { name: "x", files: {} } }).then(() => undefined, (e: { code?: number; message?: string }) => e);
+        assert.is(error?.code, -32602, "an unknown tool is a protocol error");
+        assert.match(String(error?.message), "Unknown tool: deploy_pipeline");
       } finally {
         await client.close();
       }

@@ -99,9 +99,9 @@ test("a throwing tool is an isError result naming the tool; the stack only with 
       assert.is(result.isError, true);
       assert.ok(text(result).startsWith("Error calling tool 'broken': disk on fire"));
       assert.is(text(result).includes("at "), showTracebacks, "stack shown only with tracebacks");
-      const unknown: any = await client.callTool({ name: "nope", arguments: {} });
-      assert.is(unknown.isError, true);
-      assert.match(text(unknown), "Unknown tool 'nope'");
+      const unknown = await client.callTool({ name: "nope", arguments: {} }).then(() => undefined, (e: { code?: number; message?: string }) => e);
+      assert.is(unknown?.code, -32602, "an unknown tool is a protocol error, not an isError result");
+      assert.match(String(unknown?.message), "Unknown tool: nope");
     } finally {
       await client.close();
     }

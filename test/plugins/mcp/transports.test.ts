@@ -35,6 +35,56 @@ test("stateless by default: no session id, no server stream, tools/list without 
     assert.is((await rawRequest(`${k.url}/mcp`, { method: "DELETE" })).status, 400);
   }));
 
+test("a request the SDK answers at once (unknown method) is answered once, with nothing logged as an error", async () => {
+  for (const mcpJsonResponse of [false, true]) {
+    await withMcpKernel(
+      async (k) => {
+        const unknown = await post(k.url, { jsonrpc: "2.0", id: 7, method: "no/such/method" });
+        assert.is(unknown.status, 200);
+        const reply = mcpJsonResponse ? JSON.parse(unknown.body) : JSON.parse(unknown.body.split("data: ")[1]!);
+        assert.equal(reply, { jsonrpc: "2.0", id: 7, error: { code: -32601, message: "Method not found" } });
+        const batch = await post(k.url, [{ jsonrpc: "2.0", id: 8, method: "no/such/method" }, { jsonrpc: "2.0", method: "notifications/initialized" }]);
+        assert.is(batch.status, 200);
+        assert.match(batch.body, /"id":8/);
+        // The kernel logs a handler that writes after the answer went out (ERR_HTTP_HEADERS_SENT) at ERROR.
+        await sleep(50);
+        const errors = k.logs.filter((l) => / ERROR /.test(l) || l.includes("ERR_HTTP_HEADERS_SENT"));
+        assert.equal(errors, [], `json=${mcpJsonResponse}`);
+      },
+      { mcpJsonResponse },
+    );
+  }
+});
+
+test("an unknown tool is a JSON-RPC error -32602, not an isError result (stateless, direct and in a batch; sessions)", async () => {
+  for (const mcpStateful of [false, true]) {
+    await withMcpKernel(
+      async (k) => {
+        const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "invalid_pipeline_name", arguments: {} } };
+        const expected = { jsonrpc: "2.0", id: 5, error: { code: -32602, message: "Unknown tool: invalid_pipeline_name" } };
+        const alone = await post(k.url, call);
+        assert.equal(JSON.parse(alone.body.split("data: ")[1]!), expected);
+        const batched = await post(k.url, [call, { jsonrpc: "2.0", id: 6, method: "ping" }]);
+        const replies = batched.body.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+        assert.equal(replies.find((r) => r.id === 5), expected);
+        const { client } = await httpClient(k.url);
+        try {
+          await client.callTool({ name: "invalid_pipeline_name", arguments: {} }).then(
+            () => assert.unreachable("an unknown tool must be a protocol error"),
+            (error: { code?: number; message?: string }) => {
+              assert.is(error.code, -32602);
+              assert.match(String(error.message), "Unknown tool: invalid_pipeline_name");
+            },
+          );
+        } finally {
+          await client.close();
+        }
+      },
+      { mcpStateful },
+    );
+  }
+});
+
 test("bad requests: malformed JSON, an oversized body, a foreign Host header", () =>
   withMcpKernel(
     async (k) => {
