@@ -2,7 +2,7 @@
  * @module What a pipeline's `runApi` answer becomes as a tool result. A stream, or an agent
  * framework's result (an AI SDK `streamText()` result, a LangGraph stream…), is drained through
  * the invocation (the kernel's `stream` hook, stopping when the call is cancelled) into one text;
- * a file becomes an image or an embedded resource; other values are left to the tool server
+ * a file becomes image or audio content, or an embedded resource; other values are left to the tool server
  * (text or JSON).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -24,6 +24,7 @@ export async function pipelineToolResult(invocation: Invocation, log: Logger): P
 function fileContent(file: FileResult): CallToolResult {
   const data = file.data.toString("base64");
   if (file.contentType.startsWith("image/")) return { content: [{ type: "image", data, mimeType: file.contentType }] };
+  if (file.contentType.startsWith("audio/")) return { content: [{ type: "audio", data, mimeType: file.contentType }] };
   const uri = `file:///${encodeURIComponent(file.filename ?? "result")}`;
   return { content: [{ type: "resource", resource: { uri, mimeType: file.contentType, blob: data } }] };
 }
