@@ -80,6 +80,7 @@ export {
   BasePipelineWrapper,
   getLastUserMessage,
   type ChatMessage,
+  type FileUpload,
   type InputSchema,
   type RunContext,
 } from "./wrapper/base-pipeline-wrapper.js";

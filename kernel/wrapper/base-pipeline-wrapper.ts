@@ -27,6 +27,16 @@ export interface ChatMessage {
   [key: string]: unknown;
 }
 
+/** A file uploaded to `POST /v1/files`, as `runFileUpload` receives it. */
+export interface FileUpload {
+  /** The uploaded file's base name. */
+  readonly filename: string;
+  readonly contentType: string;
+  readonly data: Buffer;
+  /** The upload's `purpose` field (`user_data`, `assistants`, …). */
+  readonly purpose: string;
+}
+
 /** A valibot object schema: the JSON body of `POST /{name}/run`. */
 export type InputSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined> | v.GenericSchema<unknown, Record<string, unknown>>;
 
@@ -50,6 +60,12 @@ export abstract class BasePipelineWrapper {
   runApi?(input: any, ctx: RunContext): unknown;
   runChatCompletion?(model: string, messages: ChatMessage[], body: Record<string, unknown>, ctx: RunContext): unknown;
   runResponse?(model: string, input: unknown, body: Record<string, unknown>, ctx: RunContext): unknown;
+  /**
+   * Takes over `POST /v1/files` (Hayhooks' `run_file_upload`): stores the file where the wrapper
+   * wants and returns its OpenAI file object (at least `id`; the other fields default to the
+   * upload's). Not a run method: a wrapper still needs one of the three above.
+   */
+  runFileUpload?(file: FileUpload, ctx: RunContext): unknown;
 }
 
 /** The content of the last user message, or undefined. */

@@ -11,6 +11,7 @@ import { chatFileRefs, resolveFiles } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
 import { pipelineForModel } from "./pipeline-lookup.js";
+import { takesUploads } from "./file-upload-handlers.js";
 import { ChatCompletionRequest, ChatCompletionResponse } from "./schemas.js";
 import type { openaiSettings } from "./settings.js";
 
@@ -26,7 +27,7 @@ export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fil
   const handler = async (c: RequestContext): Promise<unknown> => {
     const body = await c.json(ChatCompletionRequest);
     const pipeline = pipelineForModel(kernel, c, body.model, "runChatCompletion", body.stream === true);
-    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes);
+    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline));
     const chunks = { events: body.stream ? options.events : false };
     const args = [body.model, body.messages, body];
     let invocation;

@@ -65,11 +65,13 @@ function inlineFile(ref: { data: string; filename?: string }, index: number, max
 
 /**
  * The files `refs` name, read from `store` (created only when an id needs it). Ids are read in
- * parallel; an unknown one is a 404 naming it.
+ * parallel; an unknown one is a 404 naming it — unless `ownIds`: the pipeline took the uploads
+ * over (`runFileUpload`) and resolves its own ids from the request, so ids svc's store does not
+ * know are left to it.
  */
-export async function resolveFiles(refs: readonly FileRef[], store: () => FileStore, maxBytes: number): Promise<ChatFile[]> {
+export async function resolveFiles(refs: readonly FileRef[], store: () => FileStore, maxBytes: number, ownIds = false): Promise<ChatFile[]> {
   const seen = new Set<string>();
-  const pending = refs.flatMap((ref, index): Promise<ChatFile>[] => {
+  const pending = refs.flatMap((ref, index): Promise<ChatFile | undefined>[] => {
     if (!("id" in ref)) return [Promise.resolve(inlineFile(ref, index, maxBytes))];
     if (seen.has(ref.id)) return [];
     seen.add(ref.id);
@@ -77,10 +79,13 @@ export async function resolveFiles(refs: readonly FileRef[], store: () => FileSt
       store()
         .read(ref.id)
         .then((file) => {
-          if (!file) throw noSuchFile(ref.id);
+          if (!file) {
+            if (ownIds) return undefined;
+            throw noSuchFile(ref.id);
+          }
           return new ChatFile(file.record.filename, file.record.content_type, file.data, file.record.id);
         }),
     ];
   });
-  return Promise.all(pending);
+  return (await Promise.all(pending)).filter((file): file is ChatFile => file !== undefined);
 }

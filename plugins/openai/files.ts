@@ -4,6 +4,7 @@
  * without `/v1`). Chat and Responses requests then reference an upload by its id (file-parts.ts).
  * The store is chosen on first use: a host's `FILE_STORE`, else the object store when
  * svc:object-store is loaded (shared by workers and hosts with its Redis backend), else memory.
+ * A deployed wrapper with `runFileUpload` takes uploads over (file-upload-handlers.ts).
  */
 import { basename } from "node:path";
 import * as v from "valibot";
@@ -11,6 +12,7 @@ import { HttpError, OBJECT_STORE, parseOr400, readMultipart, token, type PluginA
 import { MemoryFileStore, fileObject, type FileStore } from "./file-store.js";
 import { ObjectFileStore } from "./object-file-store.js";
 import { contentTypeOf } from "./content-type.js";
+import type { FileUploadHandlers } from "./file-upload-handlers.js";
 import type { openaiSettings } from "./settings.js";
 
 /** Register a FileStore under this token (before the plugin's first request) to keep files elsewhere. */
@@ -67,7 +69,7 @@ export function fileStoreOf(kernel: PluginApi<typeof openaiSettings>): () => Fil
   };
 }
 
-export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, storeOf: () => FileStore): void {
+export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, storeOf: () => FileStore, handlers?: FileUploadHandlers): void {
   const maxFileBytes = kernel.settings.filesMaxFileBytes;
   const tags = ["openai"];
   const found = async (c: RequestContext) => {
@@ -88,7 +90,10 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
     }
     if (file.size === 0) throw new HttpError(400, `The file '${file.filename}' is empty.`);
     const filename = basename(file.filename.replaceAll("\\", "/")).slice(0, 255) || "upload";
-    const record = await storeOf().put({ filename, purpose, contentType: contentTypeOf(file.contentType, filename), data: file.data });
+    const contentType = contentTypeOf(file.contentType, filename);
+    const handler = handlers?.current();
+    if (handler) return handlers!.upload(c, handler, { filename, contentType, data: file.data, purpose });
+    const record = await storeOf().put({ filename, purpose, contentType, data: file.data });
     return fileObject(record);
   };
 

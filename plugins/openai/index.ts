@@ -5,7 +5,8 @@
  * chat and Responses requests refer to (`ctx.files`). Every call goes through the kernel's `run`
  * hook with transport `openai`, every streamed chunk through its `stream` hook.
  */
-import { definePlugin, type KernelPlugin } from "svc";
+import { REGISTRY, definePlugin, type KernelPlugin } from "svc";
+import { FileUploadHandlers } from "./file-upload-handlers.js";
 import { registerChatRoutes } from "./chat.js";
 import { fileStoreOf, registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
@@ -21,7 +22,7 @@ export function openaiPlugin(): KernelPlugin {
       registerChatRoutes(kernel, files);
       registerModelRoutes(kernel);
       registerResponseRoutes(kernel, files);
-      registerFileRoutes(kernel, files);
+      registerFileRoutes(kernel, files, new FileUploadHandlers(kernel, kernel.resolve(REGISTRY)).start());
     },
   });
 }

@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import { HttpError, SHUTDOWN_MESSAGE, pipelineFailure, type Invocation, type PluginApi, type RequestContext } from "svc";
 import { pipelineForModel } from "./pipeline-lookup.js";
+import { takesUploads } from "./file-upload-handlers.js";
 import { resolveFiles, responseFileRefs } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";
 import { fileStoreOf } from "./files.js";
@@ -60,7 +61,7 @@ export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>,
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
     const pipeline = pipelineForModel(kernel, c, body.model, "runResponse", body.stream === true);
     const input = normalizeResponseInput(body.input);
-    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes);
+    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline));
     const args = [body.model, input, body];
     const chunks = body.stream ? { events: uiEvents } : undefined;
     const invocation = await kernel.invoke({ pipeline, method: "runResponse", transport: "openai", input: body, args, files, chunks, request: c });
