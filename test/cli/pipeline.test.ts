@@ -263,7 +263,7 @@ test("deploy-files sends name, description, flags and one `files` part per relat
     assert.is(second.get("description"), "007");
     assert.is(second.get("overwrite"), "false");
     assert.is(second.get("save_files"), "true");
-    assert.is(second.get("skip_mcp"), "false");
+    assert.is(second.get("skip_mcp"), null, "without --skip-mcp the wrapper's own skipMcp decides");
   } finally {
     fake.server.close();
   }

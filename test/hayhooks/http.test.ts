@@ -207,6 +207,38 @@ test("OpenAI: models, chat (Open WebUI extras), streaming, unknown model, no cha
     assert.is(collected.body.choices[0].message.content.trim(), "Redis is an in-memory data structure store, used as a database, cache and message broker.");
   }));
 
+test("two streaming chats at once each get their own answer (test_chat_completion_concurrent_requests)", () =>
+  withTracingKernel(async (k) => {
+    assert.is((await k.deploy({ name: "test_pipeline_streaming", files: W.CHAT_WITH_WEBSITE_STREAMING })).status, 200);
+    const streamed = (question: string) =>
+      fetch(`${k.url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "test_pipeline_streaming", stream: true, messages: [{ role: "user", content: question }] }) }).then((r) => r.text());
+    const [redis, mongo] = await Promise.all([streamed("what is Redis?"), streamed("what is MongoDB?")]);
+    const first = (body: string) => JSON.parse(body.split("\n").find((l) => l.startsWith("data: {"))!.slice(6)).choices[0].delta.content;
+    assert.is(first(redis), "Redis ");
+    assert.is(first(mongo), "This ");
+    assert.not.match(mongo, "Redis");
+  }));
+
+test("CORS: closed by default; SERVICE_CORS_ALLOW_ORIGINS='*' answers a preflight as Hayhooks' default does (test_cors)", async () => {
+  const preflight = (url: string) =>
+    fetch(`${url}/status`, { method: "OPTIONS", headers: { origin: "http://example.com", "access-control-request-method": "POST", "access-control-request-headers": "Content-Type,Authorization" } });
+  await withTracingKernel(async (k) => {
+    const closed = await preflight(k.url);
+    assert.is(closed.headers.get("access-control-allow-origin"), null, "no CORS unless configured (Hayhooks: open)");
+  });
+  await withTracingKernel(
+    async (k) => {
+      const open = await preflight(k.url);
+      assert.ok(open.status === 204 || open.status === 200, String(open.status));
+      assert.is(open.headers.get("access-control-allow-origin"), "*");
+      assert.match(open.headers.get("access-control-allow-methods") ?? "", "POST");
+      assert.match((open.headers.get("access-control-allow-headers") ?? "").toLowerCase(), "content-type");
+      assert.match((open.headers.get("access-control-allow-headers") ?? "").toLowerCase(), "authorization");
+    },
+    { corsAllowOrigins: ["*"] },
+  );
+});
+
 test("OpenAI Responses: an answer, named events for stream:true, 404 and 501 (test_it_openai)", () =>
   withTracingKernel(async (k) => {
     assert.is((await k.deploy({ name: "test_pipeline_responses", files: W.RESPONSES_BASIC })).status, 200);

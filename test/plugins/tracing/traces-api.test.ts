@@ -201,7 +201,7 @@ test("deploy and undeploy spans; a failed deploy is a failed trace", () =>
     await deployOk(k, "echo", ECHO);
     assert.is((await fetch(`${k.url}/undeploy/echo`, { method: "POST" })).status, 200);
     const bad = await k.deploy({ name: "broken", files: { "pipeline_wrapper.ts": "export const nothing = 1;" }, save_files: false });
-    assert.is(bad.status, 400);
+    assert.is(bad.status, 422);
     const d = await k.trace("svc.deploy", (t) => t.entrypoint === "echo");
     assert.is(d.kind, "deploy");
     assert.is(tagsOf(d)["svc.transport"], "runtime");
