@@ -115,6 +115,21 @@ test("file upload on run: a URL-encoded form without files, then multipart with 
     assert.is(err(await deploy.json()), "No files were given.");
   }));
 
+test("a helper module imported by the wrapper; an overwrite removes stale sibling files (test_deploy_utils)", () =>
+  withTracingKernel(async (k) => {
+    const withHelper = {
+      "helper.ts": `export function greet(name: string) { return "Hello, " + name + "!"; }`,
+      "pipeline_wrapper.ts": `import * as v from "valibot";\nimport { BasePipelineWrapper } from "svc";\nimport { greet } from "./helper.js";\nexport class PipelineWrapper extends BasePipelineWrapper {\n  static inputSchema = v.object({ name: v.string() });\n  runApi(input: { name: string }) { return greet(input.name); }\n}\n`,
+      "stale.txt": "old",
+    };
+    assert.is((await k.deploy({ name: "with_helper_module", files: withHelper })).status, 200);
+    assert.equal((await k.run("with_helper_module", { name: "World" })).body, { result: "Hello, World!" });
+    const { "stale.txt": _stale, ...fresh } = withHelper;
+    assert.is((await k.deploy({ name: "with_helper_module", files: { ...fresh, "prompt.txt": "new" }, overwrite: true })).status, 200);
+    assert.not.ok(existsSync(join(k.dir, "with_helper_module", "stale.txt")), "the old version's files are gone");
+    assert.ok(existsSync(join(k.dir, "with_helper_module", "prompt.txt")));
+  }));
+
 test("UTF-8 in code, input and answer (test_deploy_files_with_utf8_characters)", () =>
   withTracingKernel(async (k) => {
     assert.is((await k.deploy({ name: "utf8_pipeline", files: W.UTF8_PIPELINE })).status, 200);
