@@ -196,7 +196,9 @@ test("OpenAI: models, chat (Open WebUI extras), streaming, unknown model, no cha
     assert.equal(await (await fetch(`${k.url}/models`)).json(), { object: "list", data: [] });
     assert.is((await k.deploy({ name: "test_pipeline", files: W.CHAT_WITH_WEBSITE })).status, 200);
     const models = (await (await fetch(`${k.url}/models`)).json()) as any;
-    assert.equal(models.data.map((m: any) => [m.id, m.object]), [["test_pipeline", "model"]]);
+    const { created, ...model } = models.data[0];
+    assert.equal(model, { id: "test_pipeline", name: "test_pipeline", object: "model", owned_by: "svc" }, "owned_by svc (Hayhooks: hayhooks)");
+    assert.ok(Number.isInteger(created));
 
     const extras = { stream: false, features: { web_search: false }, session_id: "_Qtpw_fE4g9dMKVKAAAP", chat_id: "7d436049", id: "b8050e7d", background_tasks: { title_generation: true } };
     const done = await chat(k, "test_pipeline", extras);
