@@ -3,7 +3,9 @@
  * wrapper with a `runFileUpload(file, ctx)` method receives every upload instead of svc's file
  * store — the first such pipeline in deploy order, as Hayhooks picks the first in its registry —
  * and answers with its OpenAI file object. The set is kept current by the `deploy` hook, so an
- * upload looks up no registry. The call has its own span (`svc.openai.file_upload`).
+ * upload looks up no registry. The call has its own span (`svc.openai.file_upload`) and needs the
+ * right to run that pipeline (an API key limited to other pipelines gets 403), as any call of a
+ * wrapper's code does.
  */
 import {
   CallRunContext,
@@ -56,6 +58,8 @@ export class FileUploadHandlers {
 
   /** Hands the upload to `pipeline`'s wrapper; its answer, completed with the upload's fields, is the file object. */
   async upload(c: RequestContext, pipeline: DeployedPipeline, file: FileUpload): Promise<Record<string, unknown>> {
+    const decision = await this.kernel.authorize({ scope: "run", req: c.req, state: c.state, pipeline: pipeline.name });
+    if (!decision.allow) throw new HttpError(decision.status, decision.message);
     const tags = {
       "svc.pipeline.name": pipeline.name,
       "svc.transport": "openai",

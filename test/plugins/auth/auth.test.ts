@@ -148,4 +148,23 @@ test("svc:auth without a keys file stops startup with a clear message", async ()
   await rejects(() => withPipelineKernel(async () => undefined, { plugins: [authPlugin()] }), /SERVICE_AUTH_KEYS_FILE/);
 });
 
+test("a wrapper that takes /v1/files uploads over is called only for keys that may run it", () =>
+  withAuth(async (k, keys) => {
+    const taker = chatWrapper(`  runApi() { return 1; }
+  runFileUpload(file: any) { return { id: "custom-1" }; }`);
+    assert.is((await call(k, "/deploy_files", keys.admin, { name: "uploads", files: { "pipeline_wrapper.ts": taker }, save_files: false })).status, 200);
+    const upload = (key: string) => {
+      const form = new FormData();
+      form.append("file", new Blob(["x"]), "a.txt");
+      form.set("purpose", "user_data");
+      return fetch(`${k.url}/v1/files`, { method: "POST", body: form, headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    };
+    const refused = await upload(keys.run);
+    assert.is(refused.status, 403, "the run key may run only 'echo'");
+    assert.match(refused.body.error.message, "uploads");
+    const allowed = await upload(keys.admin);
+    assert.is(allowed.status, 200);
+    assert.is(allowed.body.id, "custom-1");
+  }));
+
 test.run();
