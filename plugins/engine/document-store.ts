@@ -304,6 +304,20 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
   }
 }
 
+export interface InMemoryDocumentStore {
+  bm25_retrieval_async(...args: Parameters<InMemoryDocumentStore["bm25_retrieval"]>): Promise<Document[]>;
+  embedding_retrieval_async(...args: Parameters<InMemoryDocumentStore["embedding_retrieval"]>): Promise<Document[]>;
+}
+for (const name of ["bm25_retrieval", "embedding_retrieval"] as const) {
+  Object.defineProperty(InMemoryDocumentStore.prototype, `${name}_async`, {
+    configurable: true,
+    writable: true,
+    value: async function (this: InMemoryDocumentStore, ...args: never[]) {
+      return (this[name] as (...a: never[]) => Document[])(...args);
+    },
+  });
+}
+
 export const DOT_PRODUCT_SCALING_FACTOR = 100;
 
 function dot(a: readonly number[], b: readonly number[]): number {
