@@ -60,6 +60,8 @@ function resolveInit(value: unknown, registry: EngineRegistry): unknown {
     if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(init());
     // A component nested in another's init parameters (an Agent's chat_generator).
     if (registry.components.has(o.type)) return new (registry.components.get(o.type))(init());
+    // `{type, init_parameters}` with an unregistered type is a typo, not a plain dict: name it.
+    if (o.init_parameters !== undefined) throw new Error(registry.components.unknownTypeMessage(o.type));
   }
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === "streaming_callback" && typeof x === "string" ? callableByName(x, registry) : resolveInit(x, registry)]));
 }
