@@ -49,11 +49,14 @@ export class TypeRegistry<T extends { readonly type: string; readonly aliases?: 
   /** Closest by the whole dotted path, else by the class name alone (a typo in the module path). */
   private suggest(name: string): string | undefined {
     const names = [...this.byName.keys()];
-    const whole = suggestName(name, names);
-    if (whole) return this.byName.get(whole)!.type;
     const last = (n: string) => n.slice(n.lastIndexOf(".") + 1);
     const byClass = new Map<string, string>();
     for (const n of names) if (!byClass.has(last(n))) byClass.set(last(n), this.byName.get(n)!.type);
+    // The right class under a wrong module path: the class name decides.
+    const exact = byClass.get(last(name));
+    if (exact) return exact;
+    const whole = suggestName(name, names);
+    if (whole) return this.byName.get(whole)!.type;
     const cls = suggestName(last(name), [...byClass.keys()]);
     return cls ? byClass.get(cls) : undefined;
   }

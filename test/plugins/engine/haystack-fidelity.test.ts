@@ -13,6 +13,9 @@ import { DocumentJoiner } from "../../../plugins/engine/components/document-join
 import { DocumentSplitter } from "../../../plugins/engine/components/document-splitter.js";
 import { OutputAdapter, OutputAdaptationException } from "../../../plugins/engine/components/output-adapter.js";
 import { Document } from "../../../plugins/engine/dataclasses/document.js";
+import { ChatMessage } from "../../../plugins/engine/dataclasses/chat-message.js";
+import { PromptBuilder } from "../../../plugins/engine/components/prompt-builder.js";
+import { ChatPromptBuilder } from "../../../plugins/engine/components/chat-prompt-builder.js";
 
 const ctx = (name: string): ComponentContext => ({ name, signal: new AbortController().signal, tracer: NOOP_TRACER });
 
@@ -82,6 +85,19 @@ connections: []
   assert.not.match(error.message, /\[object Object\]/);
 });
 
+// --- builders: 3.x defaults (test/components/builders/test_prompt_builder.py) ---------------------
+
+test("PromptBuilder / ChatPromptBuilder: required_variables defaults to '*' (3.x); null restores 2.x", () => {
+  const pb = new PromptBuilder({ template: "This is a {{ variable }}" });
+  assert.is(pb.inputSockets.variable!.mandatory, true);
+  throwsMatching(() => pb.run({}, ctx("pb")), /Missing required input variables in PromptBuilder: variable/);
+  assert.equal(pb.run({ variable: "test" }, ctx("pb")), { prompt: "This is a test" });
+  const optional = new PromptBuilder({ template: "This is a {{ variable }}", required_variables: null });
+  assert.equal(optional.run({}, ctx("pb")), { prompt: "This is a " });
+  const cpb = new ChatPromptBuilder({ template: [ChatMessage.fromUser("Hi {{ name }}")] });
+  assert.is(cpb.inputSockets.name!.mandatory, true);
+});
+
 // --- OutputAdapter (test/components/converters/test_output_adapter.py) -----------------------------
 
 test("OutputAdapter: adaptation, custom filters, errors as Haystack's", () => {
@@ -104,7 +120,8 @@ test("OutputAdapter: unsafe returns objects; assigned variables are not inputs",
   const documents = [new Document({ content: "Test document" }), new Document({ content: "Another test document" })];
   const unsafe = new OutputAdapter({ template: "{{ documents[0] }}", output_type: "haystack.dataclasses.document.Document", unsafe: true });
   assert.is(unsafe.run({ documents }).output, documents[0]);
-  throwsMatching(() => unsafe.run({ other: 1 }), /Undefined variable/, OutputAdaptationException);
+  const whole = new OutputAdapter({ template: "{{ documents }}", output_type: "typing.Any", unsafe: true });
+  throwsMatching(() => whole.run({ other: 1 }), /Undefined variable/, OutputAdaptationException);
   const template = "{% if control == 'something' %}\n    {% set output = 1 %}\n{% else %}\n    {% set output = 3 %}\n{% endif %}\n{{ output }}\n";
   const assigned = new OutputAdapter({ template, output_type: "int" });
   assert.equal(Object.keys(assigned.inputSockets), ["control"]);
