@@ -46,6 +46,13 @@ export class DeployService {
   readonly files: PipelineFiles;
   private readonly owned = new Map<string, Owned>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Load failures load() already logged, so startup does not log them a second time. */
+  private readonly loggedFailures = new WeakSet<object>();
+
+  /** True for a deploy error this service has logged already (callers then do not log it again). */
+  logged(error: unknown): boolean {
+    return typeof error === "object" && error !== null && this.loggedFailures.has(error);
+  }
   /** The manifest entry each pipeline here serves. */
   readonly applied = new Map<string, ManifestEntry>();
   /** Names with a change on its way to the state: an announcement of them must not wait for this process. */
@@ -104,7 +111,8 @@ export class DeployService {
           }
         } catch (error) {
           if (!this.follower || (error as HttpError).status !== 409) {
-            this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
+            // A load failure was logged in full by load(): one line per broken entry, not two.
+            if (!this.logged(error)) this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
             continue;
           }
         }
@@ -163,6 +171,7 @@ export class DeployService {
       const failure = deployErrors.sourceFailed(error instanceof HttpError ? error : deployErrors.loadFailed(name, error), source.plugin);
       // The client gets the short cause; the log keeps the whole of it (paths, require stack).
       this.log.warn(`Deploy of '${name}' failed: ${messageOf(failure.cause ?? failure)}`, { source: source.plugin });
+      this.loggedFailures.add(failure);
       throw failure;
     }
 

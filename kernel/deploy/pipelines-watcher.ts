@@ -107,7 +107,7 @@ export class PipelinesWatcher {
       try {
         await this.deployer.deploy({ kind: c.kind, name: c.name, path: c.path, overwrite: true });
       } catch (error) {
-        this.log.warn(`Could not deploy '${c.path}': ${(error as Error).message}`);
+        if (!this.deployer.logged(error)) this.log.warn(`Could not deploy '${c.path}': ${(error as Error).message}`);
       }
       this.seen.set(c.name, signature); // the deploy's own hook made us forget it
     }

@@ -104,6 +104,12 @@ export function snakeCaseName(className: string): string {
   return [...className].map((c, i) => (c >= "A" && c <= "Z" && i > 0 && !(className[i - 1]! >= "A" && className[i - 1]! <= "Z") ? `_${c.toLowerCase()}` : c.toLowerCase())).join("").replace(/^_/, "");
 }
 
+/** Names what was passed instead of a component: a dict's `type` says which type failed to load. */
+function describeNonComponent(value: unknown): string {
+  if (value && typeof value === "object" && typeof (value as { type?: unknown }).type === "string") return `An object of unknown type '${(value as { type: string }).type}'`;
+  return `Object ${value === null || typeof value !== "object" ? String(value) : JSON.stringify(value).slice(0, 80)}`;
+}
+
 export class ComponentTool extends Tool {
   readonly component: Component;
   /** The `parameters` given at construction (null: generated), as Haystack serializes them. */
@@ -112,7 +118,7 @@ export class ComponentTool extends Tool {
   constructor(init: ComponentToolInit) {
     const component = init.component;
     if (!component || typeof component.run !== "function" || typeof component.inputSockets !== "object") {
-      throw new TypeError(`Object ${String(component)} is not a Haystack component. Use ComponentTool only with Haystack component instances.`);
+      throw new TypeError(`${describeNonComponent(component)} is not a Haystack component. Use ComponentTool only with Haystack component instances.`);
     }
     const name = init.name || snakeCaseName(component.constructor.name);
     const invoke = async (args: Record<string, unknown>, ctx: ToolContext) => {

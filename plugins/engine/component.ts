@@ -9,6 +9,7 @@ import type { Logger, Span, Tracer } from "svc";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import { typeRefOf, type TypeRef } from "./type-ref.js";
 import { callableName } from "./callable-names.js";
+import { checkInitParameterNames } from "./init-parameters.js";
 
 export type SocketKind = "normal" | "lazyVariadic" | "greedyVariadic";
 
@@ -95,6 +96,7 @@ export abstract class Component<P = any> {
   constructor(init: unknown = {}) {
     const cls = this.constructor as typeof Component;
     this.rawInit = (init ?? {}) as Record<string, unknown>;
+    checkInitParameterNames(cls.type || cls.name, cls.initSchema, init);
     const result = v.safeParse(cls.initSchema, init ?? {});
     if (!result.success) {
       const issues = result.issues.map((i) => `${v.getDotPath(i) ?? "init_parameters"}: ${i.message}`).join("; ");

@@ -43,7 +43,7 @@ export { Secret, secretParameter } from "./dataclasses/secret.js";
 export { BranchJoiner } from "./components/branch-joiner.js";
 export { PromptBuilder } from "./components/prompt-builder.js";
 export { ChatPromptBuilder } from "./components/chat-prompt-builder.js";
-export { ConditionalRouter, NoRouteSelectedException, RouteConditionException } from "./components/conditional-router.js";
+export { ConditionalRouter, NoRouteSelectedException, RouteConditionException, RouteValueError } from "./components/conditional-router.js";
 export { OpenAIChatGenerator } from "./components/openai-chat-generator.js";
 export { OpenAIGenerator } from "./components/openai-generator.js";
 export { Agent, type AgentInputs, type AgentParams } from "./components/agent.js";

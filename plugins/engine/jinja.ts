@@ -18,6 +18,8 @@ export class TemplateError extends Error {
 export type CustomFilter = (value: unknown, ...args: unknown[]) => unknown;
 export interface RenderOptions {
   filters?: Readonly<Record<string, CustomFilter>>;
+  /** Jinja2's StrictUndefined (OutputAdapter's environment): printing an undefined value raises. */
+  strictUndefined?: boolean;
 }
 
 // The package's .d.ts files do not resolve under NodeNext (extensionless imports), so its API is
@@ -220,10 +222,22 @@ const FILTERS: Record<string, Filter> = {
   },
 };
 
+/** Jinja2's wording: `'name' is undefined` / `'object' has no attribute 'field'`. */
+function undefinedName(node: Node | undefined): string {
+  if (node?.type === "Identifier") return `'${node.value}'`;
+  if (node?.type === "MemberExpression" && !node.computed && node.property?.type === "Identifier") return `attribute '${node.property.value}'`;
+  return "the value";
+}
+
 class Sandbox extends Base {
   steps = 0;
-  constructor(env: Env, readonly origins: Map<RV, unknown>, readonly filters: Readonly<Record<string, CustomFilter>>) {
+  constructor(env: Env, readonly origins: Map<RV, unknown>, readonly filters: Readonly<Record<string, CustomFilter>>, readonly strict = false) {
     super(env);
+  }
+
+  /** Under StrictUndefined an undefined value may be tested, never printed or joined. */
+  checkDefined(v: RV, node: Node | undefined): void {
+    if (this.strict && v.type === "UndefinedValue") throw new TemplateError(`${undefinedName(node)} is undefined`);
   }
 
   override evaluate(node: Node | undefined, env: Env): any {
@@ -233,7 +247,11 @@ class Sandbox extends Base {
     const op = n?.type === "BinaryExpression" ? n.operator.value : undefined;
     if (op === "~" || op === "==" || op === "!=") {
       const l: RV = this.evaluate(n!.left, env), r: RV = this.evaluate(n!.right, env);
-      if (op === "~") return new rt.Str(pyStr(l) + pyStr(r));
+      if (op === "~") {
+        this.checkDefined(l, n!.left);
+        this.checkDefined(r, n!.right);
+        return new rt.Str(pyStr(l) + pyStr(r));
+      }
       return new rt.Bool(isDeepStrictEqual(toJs(l), toJs(r)) === (op === "=="));
     }
     return super.evaluate(node, env);
@@ -261,6 +279,7 @@ const overrides = {
     let out = "";
     for (const statement of statements) {
       const v: RV = this.evaluate(statement, env);
+      this.checkDefined(v, statement);
       if (v.type !== "NullValue" || !SILENT.has(statement.type)) out += pyStr(v);
       if (out.length > MAX_OUTPUT) throw new TemplateError(`the template produced more than ${MAX_OUTPUT} characters`);
     }
@@ -363,7 +382,11 @@ export class CompiledTemplate {
   renderNative(variables: Record<string, unknown> = {}, options: RenderOptions = {}): unknown {
     const body = this.program.body as Node[];
     if (body.length !== 1 || SILENT.has(body[0]!.type) || ["If", "For", "CallStatement", "FilterStatement"].includes(body[0]!.type)) return this.render(variables, options);
-    return this.run(variables, options, (s) => toJs(s.evaluate(body[0], s.global), s.origins));
+    return this.run(variables, options, (s) => {
+      const value: RV = s.evaluate(body[0], s.global);
+      s.checkDefined(value, body[0]);
+      return toJs(value, s.origins);
+    });
   }
 
   private run<T>(variables: Record<string, unknown>, options: RenderOptions, fn: (s: Sandbox) => T): T {
@@ -371,7 +394,7 @@ export class CompiledTemplate {
     globals(env);
     for (const [k, v] of Object.entries(variables)) env.variables.set(k, toRuntime(v, origins, memo));
     try {
-      return fn(new Sandbox(env, origins, options.filters ?? {}));
+      return fn(new Sandbox(env, origins, options.filters ?? {}, options.strictUndefined));
     } catch (e) {
       throw new TemplateError(`Template rendering failed: ${(e as Error).message} (template: ${excerpt(this.source)})`);
     }

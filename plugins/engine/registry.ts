@@ -4,6 +4,7 @@
  * registry per engine plugin instance, not a module global; plugins extend it.
  */
 import type { ComponentClass } from "./component.js";
+import { suggestName } from "./init-parameters.js";
 
 /** A class YAML can nest in init parameters as `{type, init_parameters}`. */
 export interface ObjectClass<T = unknown> {
@@ -43,11 +44,32 @@ export class TypeRegistry<T extends { readonly type: string; readonly aliases?: 
     return this.byName.has(name);
   }
 
-  /** The entry for a type string or alias, or an error listing every registered type. */
+  /** The entry for a type string or alias, or a short error with the closest registered type. */
   get(name: string): T {
     const entry = this.byName.get(name);
-    if (!entry) throw new Error(`Unknown ${this.kind} type '${name}'. Registered types: ${this.canonicalTypes().join(", ") || "none"}`);
+    if (!entry) throw new Error(this.unknownTypeMessage(name));
     return entry;
+  }
+
+  /** "Unknown component type 'x'. Did you mean 'y'?": the full list (kilobytes) helps nobody. */
+  unknownTypeMessage(name: string): string {
+    const hint = this.suggest(name);
+    return `Unknown ${this.kind} type '${name}'.${hint ? ` Did you mean '${hint}'?` : ` ${this.byName.size} types are registered; docs/engine-components.md lists the built-in ones.`}`;
+  }
+
+  /** Closest by the whole dotted path, else by the class name alone (a typo in the module path). */
+  private suggest(name: string): string | undefined {
+    const names = [...this.byName.keys()];
+    const last = (n: string) => n.slice(n.lastIndexOf(".") + 1);
+    const byClass = new Map<string, string>();
+    for (const n of names) if (!byClass.has(last(n))) byClass.set(last(n), this.byName.get(n)!.type);
+    // The right class under a wrong module path: the class name decides.
+    const exact = byClass.get(last(name));
+    if (exact) return exact;
+    const whole = suggestName(name, names);
+    if (whole) return this.byName.get(whole)!.type;
+    const cls = suggestName(last(name), [...byClass.keys()]);
+    return cls ? byClass.get(cls) : undefined;
   }
 
   /** Canonical type strings, sorted. */

@@ -60,8 +60,20 @@ function resolveInit(value: unknown, registry: EngineRegistry): unknown {
     if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(init());
     // A component nested in another's init parameters (an Agent's chat_generator).
     if (registry.components.has(o.type)) return new (registry.components.get(o.type))(init());
+    // `{type, init_parameters}` with an unregistered type is a typo, not a plain dict: name it.
+    if (o.init_parameters !== undefined) throw new Error(registry.components.unknownTypeMessage(o.type));
   }
-  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === "streaming_callback" && typeof x === "string" ? callableByName(x, registry) : resolveInit(x, registry)]));
+  return Object.fromEntries(
+    Object.entries(o).map(([k, x]) => {
+      if (k === "streaming_callback" && typeof x === "string") return [k, callableByName(x, registry)];
+      try {
+        return [k, resolveInit(x, registry)];
+      } catch (error) {
+        // Name the parameter holding the broken nested object: "document_store: Unknown ... type".
+        throw new Error(`${k}: ${messageOf(error)}`, { cause: error });
+      }
+    }),
+  );
 }
 
 /** A streaming callback named by its import path (Haystack's serialize_callable) from the registry. */

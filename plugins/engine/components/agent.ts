@@ -34,6 +34,11 @@ const agentInitSchema = v.object({
       enable_streaming_callback_passthrough: v.optional(v.boolean()),
     }),
   ),
+  // Haystack parameters svc does not implement: known names, refused below when set (UNSUPPORTED).
+  user_prompt: v.optional(v.unknown()),
+  required_variables: v.optional(v.unknown()),
+  confirmation_strategies: v.optional(v.unknown()),
+  hooks: v.optional(v.unknown()),
 });
 
 export type AgentParams = v.InferOutput<typeof agentInitSchema>;

@@ -138,17 +138,26 @@ const truthy = (x: unknown): boolean =>
   Array.isArray(x) ? x.length > 0 : x !== null && typeof x === "object" ? Object.getPrototypeOf(x) !== Object.prototype || Object.keys(x).length > 0 : !!x;
 
 const list = <T>(x: T | T[]): T[] => (Array.isArray(x) ? x : [x]);
+const pyTypeName = (x: unknown) => (typeof x === "number" ? (Number.isInteger(x) ? "int" : "float") : typeof x === "boolean" ? "bool" : x === null ? "NoneType" : Array.isArray(x) ? "list" : typeof x === "object" ? "dict" : typeof x);
 const RouteSchema = v.object({
-  condition: v.string(),
-  output: v.union([v.string(), v.array(v.string())]),
+  condition: v.unknown(),
+  output: v.union([v.unknown(), v.array(v.unknown())]),
   output_name: v.union([v.string(), v.array(v.string())]),
   output_type: v.union([v.string(), v.array(v.string())]),
+  /** 3.x: `output` names an input whose value is emitted as is (no Jinja, no literal reading). */
+  output_passthrough: v.optional(v.boolean()),
 });
+
+/** Haystack's ValueError from `run`: a type mismatch or a missing passthrough input, not a route-condition error. */
+export class RouteValueError extends Error {
+  override name = "ValueError";
+}
 type Route = v.InferOutput<typeof RouteSchema>;
 interface CompiledRoute {
   route: Route;
   condition: CompiledTemplate;
-  outputs: { template: CompiledTemplate; name: string; schema: Schema }[];
+  /** `template` for a Jinja output; `variable` for a passthrough one. */
+  outputs: { template?: CompiledTemplate; variable?: string; name: string; schema: Schema }[];
 }
 
 const Init = v.strictObject({
@@ -181,7 +190,7 @@ export class ConditionalRouter extends Component<v.InferOutput<typeof Init>> {
             };
     }
     this.routes = this.initParameters.routes.map((raw) => this.compileRoute(raw));
-    this.variables = [...new Set(this.routes.flatMap((r) => [...r.condition.variables, ...r.outputs.flatMap((o) => o.template.variables)]))];
+    this.variables = [...new Set(this.routes.flatMap((r) => [...r.condition.variables, ...r.outputs.flatMap((o) => (o.template ? o.template.variables : [o.variable!]))]))];
   }
 
   private compileRoute(raw: unknown): CompiledRoute {
@@ -189,18 +198,29 @@ export class ConditionalRouter extends Component<v.InferOutput<typeof Init>> {
     if (!parsed.success) throw new Error(`Route must contain 'condition', 'output', 'output_type' and 'output_name' fields: ${pythonRepr(raw)}`);
     const route = parsed.output;
     const [outputs, names, types] = [list(route.output), list(route.output_name), list(route.output_type)];
-    if (outputs.length !== names.length || outputs.length !== types.length) throw new Error(`Route output, output_type and output_name must have the same number of elements: ${pythonRepr(raw)}`);
-    const compile = (field: string, source: string) => {
+    if (outputs.length !== names.length || outputs.length !== types.length) throw new Error(`Route output, output_type and output_name must have same length: ${pythonRepr(raw)}`);
+    const compile = (field: string, source: unknown) => {
+      if (typeof source !== "string") {
+        const shown = pythonRepr(source);
+        throw new Error(
+          `Invalid template for ${field}: ${shown} (type: ${pyTypeName(source)}). ${field === "condition" ? "Condition" : "Output"} must be a string representing a valid Jinja2 template. For example, use ${pythonRepr(shown)} instead of ${shown}.`,
+        );
+      }
       try {
         return compileTemplate(source, Object.keys(this.filters));
       } catch (e) {
-        throw new Error(`Invalid template for field '${field}': ${(e as Error).message}`);
+        throw new Error(`Invalid template for ${field}: ${source} (${(e as Error).message})`);
       }
     };
+    const passthrough = route.output_passthrough === true;
     return {
-      route,
+      route: route as Route,
       condition: compile("condition", route.condition),
-      outputs: outputs.map((source, k) => ({ template: compile("output", source), name: names[k]!, schema: typeSchema(types[k]!) })),
+      outputs: outputs.map((source, k) => {
+        if (passthrough && typeof source !== "string") throw new Error(`A passthrough output names an input variable; got ${pythonRepr(source)}: ${pythonRepr(raw)}`);
+        const out = passthrough ? { variable: source as string } : { template: compile("output", source) };
+        return { ...out, name: names[k]!, schema: typeSchema(types[k]!) };
+      }),
     };
   }
 
@@ -238,12 +258,21 @@ export class ConditionalRouter extends Component<v.InferOutput<typeof Init>> {
         if (!truthy(this.evaluate(condition, inputs, true))) continue;
         const result: Record<string, unknown> = {};
         for (const o of outputs) {
-          const value = this.evaluate(o.template, inputs, false);
-          if (this.initParameters.validate_output_type && o.schema && !v.is(o.schema, value)) throw new Error(`Route '${o.name}' type doesn't match expected type`);
+          let value: unknown;
+          if (o.variable !== undefined) {
+            if (!Object.hasOwn(inputs, o.variable)) {
+              throw new RouteValueError(`Variable '${o.variable}' not found in inputs for passthrough route '${o.name}'. Ensure '${o.variable}' is passed as an input to the router.`);
+            }
+            value = inputs[o.variable];
+          } else {
+            value = this.evaluate(o.template!, inputs, false);
+          }
+          if (this.initParameters.validate_output_type && o.schema && !v.is(o.schema, value)) throw new RouteValueError(`Route '${o.name}' type doesn't match expected type`);
           result[o.name] = value;
         }
         return result;
       } catch (e) {
+        if (e instanceof RouteValueError) throw e;
         throw new RouteConditionException(`Error evaluating condition for route '${pythonRepr(route)}': ${(e as Error).message}`, { cause: e });
       }
     }

@@ -36,8 +36,10 @@ export class DocumentJoiner extends Component<InitParameters> {
 
   constructor(init: unknown = {}) {
     super(init);
-    const w = this.initParameters.weights;
+    const { weights: w, top_k } = this.initParameters;
+    if (top_k !== null && top_k <= 0) throw new Error("top_k must be greater than 0.");
     const total = w ? w.reduce((a, b) => a + b, 0) : 0;
+    if (w && w.length && total === 0) throw new Error("The provided `weights` must not sum to zero.");
     this.weights = w && w.length ? w.map((x) => x / total) : null;
   }
 
@@ -62,9 +64,11 @@ export class DocumentJoiner extends Component<InitParameters> {
         ctx?.log?.info("Some of the Documents DocumentJoiner got have score=None. It was configured to sort Documents by score, so those with score=None were sorted as if they had a score of -infinity.");
       }
     }
-    // Python truthiness: 0 or null falls back to the init value.
-    const topK = inputs.top_k || this.initParameters.top_k;
-    if (topK) documents = documents.slice(0, topK);
+    // A run-time top_k wins, 0 included (no documents); the init value applies only when none is given.
+    const runTopK = inputs.top_k ?? null;
+    if (runTopK !== null && runTopK < 0) throw new Error("top_k must not be negative.");
+    const topK = runTopK ?? this.initParameters.top_k;
+    if (topK !== null) documents = documents.slice(0, topK);
     return { documents };
   }
 
@@ -119,12 +123,12 @@ export class DocumentJoiner extends Component<InitParameters> {
   }
 }
 
-/** One document per id: the one with the best score (Python's max keeps the first; a falsy score counts -inf). */
+/** One document per id: the one with the best score (Python's max keeps the first; no score counts -inf, 0 is 0). */
 function concatenate(lists: Document[][]): Document[] {
   const best = new Map<string, Document>();
   for (const doc of lists.flat()) {
     const current = best.get(doc.id);
-    if (!current || (doc.score || -Infinity) > (current.score || -Infinity)) best.set(doc.id, doc);
+    if (!current || (doc.score ?? -Infinity) > (current.score ?? -Infinity)) best.set(doc.id, doc);
   }
   return [...best.values()];
 }

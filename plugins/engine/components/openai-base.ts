@@ -33,6 +33,8 @@ export const openAIBaseEntries = {
   /** Default `OPENAI_MAX_RETRIES`, else 2 (the SDK's default; Haystack uses 5). */
   max_retries: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0))),
   streaming_callback: v.nullish(v.function()),
+  /** Accepted for Haystack YAML; httpx settings have no equivalent here. */
+  http_client_kwargs: v.nullish(v.record(v.string(), v.unknown())),
 };
 
 export type OpenAIBaseParams = v.InferOutput<v.ObjectSchema<typeof openAIBaseEntries, undefined>>;

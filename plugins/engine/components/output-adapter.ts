@@ -62,8 +62,13 @@ export class OutputAdapter extends Component<v.InferOutput<typeof Init>> {
     if (!inputs || Object.keys(inputs).length === 0) throw new Error("No input data provided for output adaptation");
     const { template, unsafe } = this.initParameters;
     try {
-      const options = { filters: this.filters };
-      if (unsafe) return { output: this.template.renderNative(inputs, options) };
+      // Haystack's OutputAdapter renders with StrictUndefined: a missing field is an error, not "".
+      const options = { filters: this.filters, strictUndefined: !unsafe };
+      if (unsafe) {
+        const value = this.template.renderNative(inputs, options);
+        if (value === undefined) throw new Error(`Undefined variable in the template ${template}`);
+        return { output: value };
+      }
       const rendered = this.template.render(inputs, options);
       try {
         return { output: literalEval(rendered) };

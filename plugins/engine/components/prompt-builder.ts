@@ -9,7 +9,8 @@ import { compileTemplate, pythonRepr, type CompiledTemplate } from "../jinja.js"
 
 export type RequiredVariables = readonly string[] | "*" | null;
 
-export const requiredVariablesSchema = v.optional(v.nullable(v.union([v.literal("*"), v.array(v.string())])), null);
+/** Haystack 3.x default: `"*"`, every template variable is required; an explicit `null` makes all optional (2.x's default). */
+export const requiredVariablesSchema = v.optional(v.nullable(v.union([v.literal("*"), v.array(v.string())])), "*");
 export const variablesSchema = v.optional(v.nullable(v.array(v.string())), null);
 export const templateVariablesSocket = () => socket(v.nullable(v.record(v.string(), v.unknown())), { default: null });
 
