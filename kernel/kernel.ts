@@ -3,7 +3,7 @@
  * app; boots plugins; serves standalone (`listen`/`close`) or inside a host's server (`handler`).
  */
 import { type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server as NetServer, type AddressInfo } from "node:net";
 import { createContainer, type DependencyContainer } from "./container.js";
 import { kernelErrors } from "./errors.js";
 import { KernelHooks, pluginHooks, type RunCall } from "./hooks/index.js";
@@ -196,10 +196,23 @@ export class Kernel {
 
   private async shutdown(): Promise<void> {
     const server = this.httpServer;
-    const closed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
-    server?.closeIdleConnections();
-    await this.http.drain(this.settings.gracefulShutdownTimeout * 1000);
+    const graceMs = this.settings.gracefulShutdownTimeout * 1000;
+    const deadline = Date.now() + graceMs;
+    // Stop listening but keep idle keep-alive connections open: a client's next request may already
+    // be on the wire, and is answered (with `Connection: close`) instead of reset. Node's own
+    // `Server.close` would drop them at once, so the listener is closed a level below it.
+    const closed = server ? new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve())) : Promise.resolve();
+    await this.http.drain(graceMs);
+    // Connections end as their last answer goes out, or when their keep-alive time-out passes;
+    // wait for that within what is left of the grace period.
+    const left = deadline - Date.now();
+    if (left > 0) await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      void closed.then(() => { clearTimeout(timer); resolve(); });
+    });
+    await this.http.drain(Math.max(0, deadline - Date.now()));
     server?.closeAllConnections();
+    server?.close(() => undefined);
     await closed;
     await this.watcher?.close();
     await this.plugins.close();

@@ -55,6 +55,7 @@ export interface RouteInfo {
 
 const METHODS: readonly HttpMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SHUTDOWN_MESSAGE = "The server is shutting down: the request did not finish within the grace period (SERVICE_GRACEFUL_SHUTDOWN_TIMEOUT).";
 
 export interface HttpAppOptions {
   readonly settings: Settings;
@@ -141,7 +142,11 @@ export class HttpApp {
     }
     if (await this.waitIdle(graceMs)) return;
     this.options.log.warn(`Aborting ${this.inflight.size} request(s) still running after the grace period`);
-    for (const c of this.inflight) c.abort("shutdown");
+    for (const c of this.inflight) {
+      // The client gets an answer it can retry elsewhere, not a reset connection.
+      if (!c.res.headersSent) sendError(c.res, new HttpError(503, SHUTDOWN_MESSAGE, { headers: { connection: "close", "retry-after": "1" } }), { log: this.options.log, showTracebacks: false });
+      c.abort("shutdown");
+    }
     await this.waitIdle(1000);
   }
 
