@@ -190,8 +190,11 @@ test("answer builder: ChatMessage replies, meta, last_message_only; GeneratedAns
 
   const answer = new GeneratedAnswer("Paris", "q", [SOURCES[1]!], { all_messages: replies, model: "m" });
   const dict = answer.toDict();
-  assert.is(dict.type, "haystack.dataclasses.answer.GeneratedAnswer");
-  assert.equal((dict.init_parameters.meta.all_messages as unknown[])[0], replies[0]!.toDict());
+  // Haystack 3: flat, documents unflattened; the 2.x envelope still loads.
+  assert.equal(Object.keys(dict), ["data", "query", "documents", "meta"]);
+  assert.equal(dict.documents[0], SOURCES[1]!.toDict(false));
+  assert.equal((dict.meta.all_messages as unknown[])[0], replies[0]!.toDict());
+  assert.is(GeneratedAnswer.fromDict({ type: GeneratedAnswer.type, init_parameters: dict }).data, "Paris");
   const back = GeneratedAnswer.fromDict(JSON.parse(JSON.stringify(dict)));
   assert.is(back.data, "Paris");
   assert.is(back.documents[0]!.id, SOURCES[1]!.id);
