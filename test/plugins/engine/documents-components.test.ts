@@ -90,7 +90,19 @@ test("splitter: validation, empty and None content, a function splitter", () => 
   const fn = new DocumentSplitter({ split_by: "function", splitting_function: (t: string) => t.split("|") });
   const parts = fn.run({ documents: [new Document({ id: "src", content: "a|b" })] }, ctx()).documents;
   assert.equal(parts.map((d) => [d.content, d.meta.source_id]), [["a", "src"], ["b", "src"]]);
-  assert.equal(new DocumentSplitter({ split_by: "sentence", split_length: 3 }).toDict(), { type: "haystack.components.preprocessors.document_splitter.DocumentSplitter", init_parameters: { split_by: "sentence", split_length: 3 } });
+  assert.equal(new DocumentSplitter({ split_by: "sentence", split_length: 3 }).toDict(), { type: "haystack.components.preprocessors.document_splitter.DocumentSplitter", init_parameters: {
+      split_by: "sentence",
+      split_length: 3,
+      split_overlap: 0,
+      split_threshold: 0,
+      splitting_function: null,
+      respect_sentence_boundary: false,
+      language: "en",
+      use_split_rules: true,
+      extend_abbreviations: true,
+      skip_empty_documents: true,
+    },
+  });
 });
 
 // ---- DocumentJoiner ----
