@@ -6,6 +6,7 @@
  * `toJSON` is `toDict`, so every JSON answer carries Haystack's form.
  */
 import { createDocumentId } from "./document-id.js";
+import { ValueError } from "../pipeline/errors.js";
 
 export class ByteStream {
   static readonly typeName = "ByteStream";
@@ -72,7 +73,7 @@ export class Document {
 
   constructor(init: DocumentInit = {}) {
     if (init.content !== undefined && init.content !== null && typeof init.content !== "string") {
-      throw new TypeError("The `content` field must be a string or None.");
+      throw new ValueError("The `content` field must be a string or None.");
     }
     this.content = init.content ?? null;
     this.blob = init.blob ?? null;
