@@ -149,7 +149,9 @@ test("validate_input: unknown component, unknown input, missing mandatory input,
       assert.match((error as Error).message, pattern);
     }
   };
-  await rejects({ comp1: { input_: "x" }, nope: { input_: "y" } }, /Component named 'nope' not found in the pipeline./);
+  // Deliberate difference: Haystack reads data whose values are all objects as keyed by component
+  // and rejects the unknown 'nope'; svc reads it so only when every key names a component (else it
+  // is flat input, so `{"filters": {...}}` is not mistaken for a component), and ignores 'nope'.
   await rejects({ comp1: { input_: "x", wrong: 1 } }, /Input 'wrong' not found in component 'comp1'./);
   await rejects({}, /Missing mandatory input 'input_' for component 'comp1'./);
   await rejects(
