@@ -126,9 +126,13 @@ export abstract class Component<P = any> {
     return this.socketsOnce().outputs;
   }
 
-  /** `{type, init_parameters}`, values that serialize themselves (`toDict`) serialized. */
+  /**
+   * `{type, init_parameters}` with every init parameter, defaults included (as Haystack's
+   * `default_to_dict` writes them), values that serialize themselves (`toDict`) serialized.
+   */
   toDict(): { type: string; init_parameters: Record<string, unknown> } {
-    return { type: this.type, init_parameters: serializeValue(this.rawInit) as Record<string, unknown> };
+    const cls = this.constructor as typeof Component;
+    return { type: this.type, init_parameters: serializeValue({ ...initDefaults(cls.initSchema), ...this.rawInit }) as Record<string, unknown> };
   }
 
   private socketsOnce() {
@@ -144,6 +148,24 @@ export abstract class Component<P = any> {
     }
     return this.sockets;
   }
+}
+
+/** The defaults an init schema declares, by parameter (none for a schema that is not an object). */
+function initDefaults(schema: v.GenericSchema): Record<string, unknown> {
+  let s = schema as v.GenericSchema & { type: string; wrapped?: v.GenericSchema; entries?: Record<string, v.GenericSchema> };
+  while (s.wrapped && !s.entries) s = s.wrapped as typeof s;
+  if (!s.entries) return {};
+  const out: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(s.entries)) {
+    let value: unknown;
+    try {
+      value = v.getDefault(entry as never);
+    } catch {
+      continue;
+    }
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
 }
 
 /**

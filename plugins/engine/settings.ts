@@ -8,7 +8,7 @@ const { choice } = settingTypes;
 export const engineSettings = {
   yamlResultShape: setting(choice(["outputs", "hayhooks"]), {
     env: "SERVICE_YAML_RESULT_SHAPE",
-    default: "outputs",
-    help: "What a YAML pipeline's `/run` answers: `outputs` (`{\"result\": {<declared output>: value}}`) or `hayhooks` (Hayhooks' raw pipeline output keyed by component, `{\"result\": {<component>: {<output>: value}}}`), so clients written against Hayhooks work unchanged.",
+    default: "hayhooks",
+    help: "What a YAML pipeline's run answers (REST `/run`, its MCP tool, `svc pipeline run`): `hayhooks` (Hayhooks' shape: the raw pipeline output keyed by component, `{\"result\": {<component>: {<output>: value}}}`, the components named in `outputs` included whole) or `outputs` (keyed by the declared output names, `{\"result\": {<declared output>: value}}`).",
   }),
 };

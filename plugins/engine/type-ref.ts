@@ -109,26 +109,59 @@ export function strictlyCompatible(sender: TypeRef, receiver: TypeRef): boolean 
   return true;
 }
 
-/** How a value crosses a convertible connection. */
+/** How a value crosses a convertible connection: the steps of Haystack's ConversionStrategy, in order. */
 export type Conversion = "chatMessageToText" | "textToChatMessage" | "wrapList" | "unwrapList";
 
 const isChatMessage = (t: TypeRef) => t.kind === "named" && t.name === "ChatMessage";
 const isText = (t: TypeRef) => t.kind === "string";
+const contains = (t: TypeRef, test: (t: TypeRef) => boolean) => test(t) || (t.kind === "union" && t.members.some(test));
 
-/** The conversion that makes a connection valid, if strict compatibility fails. */
+const WRAP: Conversion[] = ["wrapList"];
+const UNWRAP: Conversion[] = ["unwrapList"];
+const TO_TEXT: Conversion[] = ["chatMessageToText"];
+const TO_MESSAGE: Conversion[] = ["textToChatMessage"];
+
+/** Haystack's _STRATEGY_PRIORITY: when a union receiver admits several conversions, the first of these wins. */
+const PRIORITY: readonly (readonly Conversion[])[] = [
+  WRAP,
+  UNWRAP,
+  TO_TEXT,
+  TO_MESSAGE,
+  ["chatMessageToText", "wrapList"],
+  ["textToChatMessage", "wrapList"],
+  ["unwrapList", "chatMessageToText"],
+  ["unwrapList", "textToChatMessage"],
+];
+const key = (c: readonly Conversion[] | undefined) => (c ? c.join(">") : "");
+
+/** The conversion that makes a connection valid when strict compatibility fails (Haystack's `_get_conversion_strategy`). */
 export function conversionFor(sender: TypeRef, receiver: TypeRef): Conversion[] | undefined {
-  const recv = receiver.kind === "union" && receiver.members.length === 2 && receiver.members[1]!.kind === "null" ? receiver.members[0]! : receiver;
-  if (isChatMessage(sender) && isText(recv)) return ["chatMessageToText"];
-  if (isText(sender) && isChatMessage(recv)) return ["textToChatMessage"];
-  if (recv.kind === "list") {
-    if (strictlyCompatible(sender, recv.item)) return ["wrapList"];
-    const inner = conversionFor(sender, recv.item);
-    if (inner && inner.length === 1 && inner[0] !== "wrapList") return [...inner, "wrapList"];
+  // A union sender converts only if all its members convert the same way.
+  if (sender.kind === "union") {
+    const found = new Set(sender.members.map((m) => key(conversionFor(m, receiver))));
+    if (found.size !== 1) return undefined;
+    const only = [...found][0]!;
+    return only ? (only.split(">") as Conversion[]) : undefined;
   }
-  if (sender.kind === "list" && (isText(sender.item) || isChatMessage(sender.item))) {
-    if (strictlyCompatible(sender.item, recv)) return ["unwrapList"];
-    const inner = conversionFor(sender.item, recv);
-    if (inner && inner.length === 1 && inner[0] !== "wrapList" && inner[0] !== "unwrapList") return ["unwrapList", ...inner];
+  // A union receiver converts if any member does, by priority.
+  if (receiver.kind === "union") {
+    const found = new Set(receiver.members.map((m) => key(conversionFor(sender, m))));
+    const best = PRIORITY.find((p) => found.has(key(p)));
+    return best ? [...best] : undefined;
+  }
+  if (isChatMessage(sender) && isText(receiver)) return [...TO_TEXT];
+  if (isText(sender) && isChatMessage(receiver)) return [...TO_MESSAGE];
+  if (receiver.kind === "list") {
+    if (strictlyCompatible(sender, receiver.item)) return [...WRAP];
+    if (contains(sender, isChatMessage) && contains(receiver.item, isText)) return ["chatMessageToText", "wrapList"];
+    if (contains(sender, isText) && contains(receiver.item, isChatMessage)) return ["textToChatMessage", "wrapList"];
+  }
+  if (sender.kind === "list") {
+    const inner = sender.item;
+    if (receiver.kind !== "list" && (isText(inner) || isChatMessage(inner)) && strictlyCompatible(inner, receiver)) return [...UNWRAP];
+    const innerConversion = key(conversionFor(inner, receiver));
+    if (innerConversion === key(TO_MESSAGE)) return ["unwrapList", "textToChatMessage"];
+    if (innerConversion === key(TO_TEXT)) return ["unwrapList", "chatMessageToText"];
   }
   return undefined;
 }

@@ -9,7 +9,7 @@ import { ByteStream, Document } from "./dataclasses/document.js";
 
 const NAMED: Record<string, () => v.GenericSchema> = {
   str: () => v.string(),
-  int: () => v.number(),
+  int: () => v.pipe(v.number(), v.integer()),
   float: () => v.number(),
   bool: () => v.boolean(),
   dict: () => v.record(v.string(), v.unknown()),

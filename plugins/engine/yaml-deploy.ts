@@ -1,11 +1,11 @@
 /**
  * @module YAML deploys: the `yaml` deploy source. The YAML's `inputs` map request fields to one or
  * more `component.socket` targets (a value fans out to all of them) and `outputs` map result names
- * to sockets; together they give the run schema, and the run answers with the declared output
- * names (or, with `SERVICE_YAML_RESULT_SHAPE=hayhooks`, with the raw pipeline output keyed by
- * component, as Hayhooks does). Every declared input is required; a target claimed by two inputs
- * is an error. An input whose target takes ByteStreams (`sources`) is filled from uploaded files
- * (yaml-uploads.ts).
+ * to sockets. The run answers as Hayhooks does, with the raw pipeline output keyed by component
+ * (the components named in `outputs` are included whole), or with `SERVICE_YAML_RESULT_SHAPE=outputs`
+ * keyed by the declared output names. Every declared input is required; a target claimed by two
+ * inputs is an error. Documents, ByteStreams and ChatMessages are taken as JSON (wire-schemas.ts).
+ * An input whose target takes ByteStreams (`sources`) is filled from uploaded files (yaml-uploads.ts).
  */
 import * as v from "valibot";
 import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc";
@@ -14,13 +14,14 @@ import type { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
 import { parseYaml, pipelineFromDocument, readPipelineDocument } from "./yaml.js";
 import { byteStreamOfUpload, takesFiles, uploadsSchema } from "./yaml-uploads.js";
+import { wireSchema } from "./wire-schemas.js";
 
 const IoSpec = v.object({
   inputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
   outputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
 });
 
-/** `outputs`: keyed by the declared output names; `hayhooks`: the raw output keyed by component. */
+/** `hayhooks` (the default): the raw output keyed by component; `outputs`: keyed by the declared output names. */
 export type YamlResultShape = "outputs" | "hayhooks";
 
 interface Target {
@@ -44,7 +45,7 @@ export class YamlPipeline {
     private readonly inputs: ReadonlyMap<string, Target[]>,
     private readonly outputs: ReadonlyMap<string, Target>,
     private readonly tracer: Tracer,
-    private readonly resultShape: YamlResultShape = "outputs",
+    private readonly resultShape: YamlResultShape = "hayhooks",
     /** The declared input that uploaded files feed, if any. */
     private readonly filesInput?: string,
   ) {}
@@ -62,7 +63,7 @@ export class YamlPipeline {
   }
 }
 
-export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineRegistry, tracer: Tracer, resultShape: YamlResultShape = "outputs"): LoadedPipeline {
+export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineRegistry, tracer: Tracer, resultShape: YamlResultShape = "hayhooks"): LoadedPipeline {
   const { source } = request.payload as { source: string };
   let doc;
   let io;
@@ -106,8 +107,9 @@ export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineReg
       inputs.set(name, targets);
       continue;
     }
-    const base = socket?.schema && !connected ? socket.schema : v.custom<unknown>((x) => x !== undefined, "a value is required");
-    entries[name] = v.pipe(base, v.description(`Sent to ${paths.join(", ")}.`));
+    const base = socket?.schema && !connected ? wireSchema(socket.schema) : v.custom<unknown>((x) => x !== undefined, "a value is required");
+    // Hayhooks' wording for a field nothing documents.
+    entries[name] = v.pipe(base, v.description(`Parameter '${name}'`));
     inputs.set(name, targets);
   }
 

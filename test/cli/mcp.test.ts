@@ -42,7 +42,7 @@ test("svc mcp run serves wrappers and YAML as tools over Streamable HTTP and fol
     const names = async () => (await client.listTools()).tools.map((t) => t.name);
     assert.equal((await names()).slice(4), ["calc", "shout"]);
     assert.is(text(await client.callTool({ name: "shout", arguments: { text: "hey" } })), "HEY!");
-    assert.equal(JSON.parse(text(await client.callTool({ name: "calc", arguments: { value: 1 } }))), { doubled: 6 });
+    assert.equal(JSON.parse(text(await client.callTool({ name: "calc", arguments: { value: 1 } }))), { double: { value: 6 } });
 
     // A folder that appears becomes a tool without a restart; a change redeploys; removal undeploys.
     mkdirSync(join(dir, "whisper"));

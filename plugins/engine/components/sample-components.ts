@@ -6,7 +6,8 @@ import * as v from "valibot";
 import { Component, output, socket, variadic } from "../component.js";
 
 const T = "haystack.testing.sample_components";
-const int = v.number();
+// Python `int`: an integer in request schemas (JSON Schema `integer`), a number for connections.
+const int = v.pipe(v.number(), v.integer());
 
 export class AddFixedValue extends Component<{ add: number }> {
   static override readonly type = `${T}.add_value.AddFixedValue`;

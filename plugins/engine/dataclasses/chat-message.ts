@@ -24,7 +24,57 @@ export interface ReasoningContent {
   extra?: Record<string, unknown>;
 }
 
-export type ContentPart = { text: string } | { tool_call: ToolCall } | { tool_call_result: ToolCallResult } | { reasoning: ReasoningContent };
+/** Image and file parts are carried as Haystack serializes them (`base64_image` / `base64_data` and their fields). */
+export type ContentPart =
+  | { text: string }
+  | { tool_call: ToolCall }
+  | { tool_call_result: ToolCallResult }
+  | { reasoning: ReasoningContent }
+  | { image: Record<string, unknown> }
+  | { file: Record<string, unknown> };
+
+export const CHAT_ROLES: readonly ChatRole[] = ["user", "system", "assistant", "tool"];
+
+const PART_KEYS = ["tool_call", "tool_call_result", "image", "reasoning", "file"] as const;
+
+/**
+ * One serialized content part (Haystack's `_deserialize_content_part`): `{text}`, a part under its
+ * key, or the unwrapped form Pydantic's `model_dump` writes, recognised by its required fields.
+ */
+function contentPartFromDict(part: unknown): ContentPart {
+  if (part && typeof part === "object" && !Array.isArray(part)) {
+    const p = part as Record<string, unknown>;
+    if ("text" in p) return { text: String(p.text) };
+    for (const key of PART_KEYS) {
+      if (key in p) {
+        const value = p[key] as Record<string, unknown>;
+        if (key === "tool_call") return { tool_call: toolCallFromDict(value) };
+        if (key === "tool_call_result") return { tool_call_result: toolCallResultFromDict(value) };
+        if (key === "reasoning") return { reasoning: { reasoning_text: String(value.reasoning_text), extra: (value.extra as Record<string, unknown>) ?? {} } };
+        return { [key]: { ...value } } as ContentPart;
+      }
+    }
+    if ("tool_name" in p && "arguments" in p) return { tool_call: toolCallFromDict(p) };
+    if ("result" in p && "origin" in p) return { tool_call_result: toolCallResultFromDict(p) };
+    if ("reasoning_text" in p) return { reasoning: { reasoning_text: String(p.reasoning_text), extra: (p.extra as Record<string, unknown>) ?? {} } };
+    if ("base64_image" in p) return { image: { ...p } };
+    if ("base64_data" in p) return { file: { ...p } };
+  }
+  throw new Error(
+    `Unsupported content part in the serialized ChatMessage: ${JSON.stringify(part)}. The \`content\` field of the serialized ChatMessage must be a list of dictionaries, where each dictionary contains one of these keys: 'text', 'image', 'file', 'reasoning', 'tool_call', or 'tool_call_result'.`,
+  );
+}
+
+function toolCallFromDict(d: Record<string, unknown>): ToolCall {
+  return { tool_name: String(d.tool_name), arguments: (d.arguments as Record<string, unknown>) ?? {}, id: (d.id as string | null | undefined) ?? null, extra: (d.extra as Record<string, unknown> | null | undefined) ?? null };
+}
+
+function toolCallResultFromDict(d: Record<string, unknown>): ToolCallResult {
+  if (!("result" in d) || !("origin" in d) || !("error" in d)) {
+    throw new Error(`Fields \`result\`, \`origin\`, \`error\` are required for ToolCallResult deserialization. Received dictionary with keys ${JSON.stringify(Object.keys(d))}`);
+  }
+  return { result: d.result as string, origin: toolCallFromDict(d.origin as Record<string, unknown>), error: Boolean(d.error) };
+}
 
 export class ChatMessage {
   static readonly typeName = "ChatMessage";
@@ -94,14 +144,39 @@ export class ChatMessage {
     return this.role === role;
   }
 
+  /** Haystack's `to_dict`: `{role, meta, name, content: [parts]}`. */
   toDict(): { role: ChatRole; meta: Record<string, unknown>; name: string | null; content: ContentPart[] } {
     return { role: this.role, meta: { ...this.meta }, name: this.name, content: this.content.map((p) => structuredClone(p)) };
   }
 
-  static fromDict(data: { role: ChatRole; content?: ContentPart[]; name?: string | null; meta?: Record<string, unknown>; text?: string }): ChatMessage {
-    // Older dumps use a flat `content: "text"`; accept it.
-    const content = Array.isArray(data.content) ? data.content : typeof data.content === "string" ? [{ text: data.content as string }] : data.text !== undefined ? [{ text: data.text }] : [];
-    return new ChatMessage(data.role, content, data.name ?? null, data.meta ?? {});
+  toJSON(): Record<string, unknown> {
+    return this.toDict();
+  }
+
+  /**
+   * Haystack's `from_dict`: the current form (`content` a list of parts, including Pydantic's
+   * unwrapped parts), the pre-2.9 form (`content` a string) and the 2.9–2.11 form (`_role`,
+   * `_content`, `_name`, `_meta`). A missing role or content is an error naming what is wrong.
+   */
+  static fromDict(data: { role?: ChatRole; content?: unknown; name?: string | null; meta?: Record<string, unknown> | null; [key: string]: unknown }): ChatMessage {
+    if (!data || typeof data !== "object") throw new TypeError("A serialized ChatMessage must be an object.");
+    const role = (data.role ?? data._role) as string | undefined;
+    if (role === undefined) {
+      throw new Error(
+        `The \`role\` field is required in the message dictionary. Expected a dictionary with 'role' field containing one of: ${JSON.stringify(CHAT_ROLES)}. Common roles are 'user' (for user messages) and 'assistant' (for AI responses). Received dictionary with keys: ${JSON.stringify(Object.keys(data))}`,
+      );
+    }
+    if (!CHAT_ROLES.includes(role as ChatRole)) throw new Error(`Unknown chat role '${role}'. Supported roles are: ${CHAT_ROLES.join(", ")}`);
+    if ("content" in data) {
+      const content = data.content;
+      const parts = Array.isArray(content) ? content.map(contentPartFromDict) : typeof content === "string" ? [{ text: content }] : undefined;
+      if (!parts) throw new TypeError(`Unsupported content type in serialized ChatMessage: \`${JSON.stringify(content)}\``);
+      return new ChatMessage(role as ChatRole, parts, data.name ?? null, data.meta ?? {});
+    }
+    if ("_content" in data && Array.isArray(data._content)) {
+      return new ChatMessage(role as ChatRole, data._content.map(contentPartFromDict), (data._name as string | null) ?? null, (data._meta as Record<string, unknown>) ?? {});
+    }
+    throw new Error(`Missing 'content' or '_content' in serialized ChatMessage: \`${JSON.stringify(data)}\``);
   }
 
   /** OpenAI's chat message format. */

@@ -1,8 +1,12 @@
 /**
- * @module Document and ByteStream in Haystack's shapes. A document's id, when not given, is the
- * SHA-256 Haystack computes from its fields (document-id.ts), so ids match Haystack's.
+ * @module Document and ByteStream in Haystack 3's shapes. A document's id, when not given, is the
+ * SHA-256 Haystack computes from its fields (document-id.ts), so ids match Haystack's. `toDict`
+ * and `fromDict` follow Haystack's: meta flattened to the top level by default (keys that clash
+ * with a field stay nested), unknown top-level keys read back into meta, 1.x fields dropped.
+ * `toJSON` is `toDict`, so every JSON answer carries Haystack's form.
  */
 import { createDocumentId } from "./document-id.js";
+import { ValueError } from "../pipeline/errors.js";
 
 export class ByteStream {
   static readonly typeName = "ByteStream";
@@ -13,7 +17,7 @@ export class ByteStream {
     readonly mimeType: string | null = null,
   ) {}
 
-  static fromString(text: string, mimeType = "text/plain", meta: Record<string, unknown> = {}): ByteStream {
+  static fromString(text: string, mimeType: string | null = "text/plain", meta: Record<string, unknown> = {}): ByteStream {
     return new ByteStream(Buffer.from(text, "utf8"), meta, mimeType);
   }
 
@@ -21,13 +25,26 @@ export class ByteStream {
     return this.data.toString(encoding);
   }
 
+  /** `data` as a list of byte values, as Haystack writes it (JSON has no bytes). */
   toDict(): { data: number[]; meta: Record<string, unknown>; mime_type: string | null } {
     return { data: [...this.data], meta: { ...this.meta }, mime_type: this.mimeType };
   }
 
-  static fromDict(d: { data: number[] | string; meta?: Record<string, unknown>; mime_type?: string | null }): ByteStream {
-    return new ByteStream(typeof d.data === "string" ? Buffer.from(d.data) : Buffer.from(d.data), d.meta ?? {}, d.mime_type ?? null);
+  toJSON(): Record<string, unknown> {
+    return this.toDict();
   }
+
+  /** Haystack's form (`data` a list of byte values); `data` as a string is taken as UTF-8 text. */
+  static fromDict(d: { data: number[] | string; meta?: Record<string, unknown> | null; mime_type?: string | null }): ByteStream {
+    if (!d || typeof d !== "object" || !("data" in d)) throw new Error("A serialized ByteStream needs a 'data' field.");
+    const data = typeof d.data === "string" ? Buffer.from(d.data, "utf8") : Buffer.from(d.data);
+    return new ByteStream(data, { ...(d.meta ?? {}) }, d.mime_type ?? null);
+  }
+}
+
+export interface SparseEmbedding {
+  indices: number[];
+  values: number[];
 }
 
 export interface DocumentInit {
@@ -37,8 +54,12 @@ export interface DocumentInit {
   meta?: Record<string, unknown>;
   score?: number | null;
   embedding?: number[] | null;
-  sparse_embedding?: { indices: number[]; values: number[] } | null;
+  sparse_embedding?: SparseEmbedding | null;
 }
+
+/** Fields Haystack 1.x documents had; dropped on load. */
+const LEGACY_FIELDS = ["content_type", "id_hash_keys", "dataframe"];
+const FIELDS = new Set(["id", "content", "blob", "meta", "score", "embedding", "sparse_embedding", ...LEGACY_FIELDS]);
 
 export class Document {
   static readonly typeName = "Document";
@@ -48,9 +69,12 @@ export class Document {
   readonly meta: Record<string, unknown>;
   score: number | null;
   readonly embedding: number[] | null;
-  readonly sparse_embedding: { indices: number[]; values: number[] } | null;
+  readonly sparse_embedding: SparseEmbedding | null;
 
   constructor(init: DocumentInit = {}) {
+    if (init.content !== undefined && init.content !== null && typeof init.content !== "string") {
+      throw new ValueError("The `content` field must be a string or None.");
+    }
     this.content = init.content ?? null;
     this.blob = init.blob ?? null;
     this.meta = init.meta ?? {};
@@ -70,30 +94,62 @@ export class Document {
     return new Document({ ...this, score });
   }
 
-  toDict(): Record<string, unknown> {
-    return {
+  /** 1.x's `content_type`: "text" when there is content. */
+  get contentType(): string {
+    if (this.content !== null) return "text";
+    throw new Error("Content is not set.");
+  }
+
+  /**
+   * Haystack's `to_dict(flatten)`: with `flatten` (the default, as in Haystack) meta keys sit at
+   * the top level, except keys named like a document field, which stay in a nested `meta`.
+   */
+  toDict(flatten = true): Record<string, unknown> {
+    const data: Record<string, unknown> = {
       id: this.id,
       content: this.content,
       blob: this.blob?.toDict() ?? null,
       meta: { ...this.meta },
       score: this.score,
       embedding: this.embedding,
-      sparse_embedding: this.sparse_embedding,
+      sparse_embedding: this.sparse_embedding ? { indices: [...this.sparse_embedding.indices], values: [...this.sparse_embedding.values] } : null,
     };
+    if (!flatten) return data;
+    const flat: Record<string, unknown> = {};
+    const colliding: Record<string, unknown> = {};
+    for (const [k, value] of Object.entries(this.meta)) (FIELDS.has(k) ? colliding : flat)[k] = value;
+    delete data.meta;
+    const out = { ...flat, ...data };
+    if (Object.keys(colliding).length) out.meta = colliding;
+    return out;
   }
 
-  /** Accepts Haystack's flattened form too (meta keys at the top level). */
+  toJSON(): Record<string, unknown> {
+    return this.toDict();
+  }
+
+  /** Equal when their unflattened dicts are (Haystack's `__eq__`). */
+  equals(other: unknown): boolean {
+    return other instanceof Document && JSON.stringify(this.toDict(false)) === JSON.stringify(other.toDict(false));
+  }
+
+  /**
+   * Haystack's `from_dict`: field keys are fields (1.x's `content_type`, `id_hash_keys` and
+   * `dataframe` are dropped), any other key is meta, merged over a nested `meta`.
+   */
   static fromDict(d: Record<string, unknown>): Document {
-    const known = new Set(["id", "content", "blob", "meta", "score", "embedding", "sparse_embedding", "dataframe"]);
-    const flat = Object.fromEntries(Object.entries(d).filter(([k]) => !known.has(k)));
+    if (!d || typeof d !== "object" || Array.isArray(d)) throw new TypeError("A serialized Document must be an object.");
+    const flat: Record<string, unknown> = {};
+    for (const [k, value] of Object.entries(d)) if (!FIELDS.has(k)) flat[k] = value;
+    const blob = d.blob ? (d.blob instanceof ByteStream ? d.blob : ByteStream.fromDict(d.blob as Parameters<typeof ByteStream.fromDict>[0])) : null;
     return new Document({
-      id: d.id as string | undefined,
-      content: (d.content as string | null | undefined) ?? null,
-      blob: d.blob ? ByteStream.fromDict(d.blob as Parameters<typeof ByteStream.fromDict>[0]) : null,
-      meta: { ...((d.meta as Record<string, unknown>) ?? {}), ...flat },
+      id: (d.id as string | undefined) ?? undefined,
+      content: d.content as string | null | undefined,
+      blob,
+      meta: { ...((d.meta as Record<string, unknown> | null) ?? {}), ...flat },
       score: (d.score as number | null | undefined) ?? null,
       embedding: (d.embedding as number[] | null | undefined) ?? null,
-      sparse_embedding: (d.sparse_embedding as DocumentInit["sparse_embedding"]) ?? null,
+      sparse_embedding: (d.sparse_embedding as SparseEmbedding | null | undefined) ?? null,
     });
   }
 }

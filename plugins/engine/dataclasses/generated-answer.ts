@@ -1,8 +1,8 @@
 /**
  * @module GeneratedAnswer (haystack.dataclasses.answer.GeneratedAnswer): an answer text with its
- * query, the documents it drew on and metadata. Serialized as Haystack serializes it:
- * `{type, init_parameters: {data, query, documents, meta}}`, with ChatMessages in
- * `meta.all_messages` turned into dicts and back.
+ * query, the documents it drew on and metadata. Serialized as Haystack 3 serializes it,
+ * flat: `{data, query, documents, meta}` (documents unflattened, ChatMessages in
+ * `meta.all_messages` turned into dicts and back); the 2.x `{type, init_parameters}` envelope loads.
  */
 import { ChatMessage } from "./chat-message.js";
 import { Document } from "./document.js";
@@ -18,14 +18,16 @@ export class GeneratedAnswer {
     readonly meta: Record<string, unknown> = {},
   ) {}
 
-  toDict(): { type: string; init_parameters: { data: string; query: string; documents: Record<string, unknown>[]; meta: Record<string, unknown> } } {
+  toDict(): { data: string; query: string; documents: Record<string, unknown>[]; meta: Record<string, unknown> } {
     let meta = this.meta;
     const all = meta.all_messages;
     if (Array.isArray(all) && all[0] instanceof ChatMessage) meta = { ...meta, all_messages: all.map((m: ChatMessage) => m.toDict()) };
-    return {
-      type: GeneratedAnswer.type,
-      init_parameters: { data: this.data, query: this.query, documents: this.documents.map((d) => d.toDict()), meta: { ...meta } },
-    };
+    return { data: this.data, query: this.query, documents: this.documents.map((d) => d.toDict(false)), meta: { ...meta } };
+  }
+
+  /** JSON answers carry the `toDict` form. */
+  toJSON(): Record<string, unknown> {
+    return this.toDict();
   }
 
   /** Takes the serialized form, or its `init_parameters` alone. */

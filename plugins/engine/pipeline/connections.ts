@@ -86,3 +86,19 @@ export function isListLike(socket: InputSocket): boolean {
   if (t.kind === "union") return t.members.every((m) => m.kind === "list" || m.kind === "null") && t.members.some((m) => m.kind === "list");
   return false;
 }
+
+/**
+ * Haystack's `_make_socket_auto_variadic`: a socket that already has a sender takes a second one
+ * (or user input besides its sender) only when its type is a list, an optional list or a union of
+ * lists; it then collects from all of them, lists concatenated one level.
+ */
+export function makeAutoVariadic(component: string, socket: InputSocket, firstSender: string, error: new (message: string) => Error): void {
+  if (socket.kind !== "normal") return;
+  if (!isListLike(socket)) {
+    throw new error(
+      `Component '${component}' cannot accept multiple inputs to '${socket.name}'. It is already connected to component '${firstSender}', and it can only accept inputs from multiple senders if its type is list, Optional[list], or union of list types.`,
+    );
+  }
+  socket.kind = "lazyVariadic";
+  socket.autoVariadic = true;
+}

@@ -4,10 +4,10 @@
  * pipeline per component instance, connect-time type checks with smart conversions.
  */
 import type { Span, Tracer } from "svc";
-import type { Component, InputSocket, OutputSocket } from "../component.js";
+import { isComponent, type Component, type InputSocket, type OutputSocket } from "../component.js";
 import { typeName } from "../type-ref.js";
-import { isListLike, parseEndpoint, resolveEdge, type Edge } from "./connections.js";
-import { PipelineConnectError, PipelineError } from "./errors.js";
+import { makeAutoVariadic, parseEndpoint, resolveEdge, type Edge } from "./connections.js";
+import { PipelineConnectError, PipelineError, PipelineValidationError, ValueError } from "./errors.js";
 import { runPipeline, type PipelineResult } from "./scheduler.js";
 
 export interface PipelineOptions {
@@ -52,20 +52,59 @@ export class Pipeline {
     this.connectionTypeValidation = options.connectionTypeValidation ?? true;
   }
 
+  /** Adds a component under a name; adding the same instance under the same name again does nothing (Haystack 3). */
   addComponent(name: string, component: Component): this {
-    if (this.nodes.has(name)) throw new PipelineError(`A component named '${name}' already exists in this pipeline: choose another name.`);
-    if (name.includes(".")) throw new PipelineError(`'${name}' is not a valid component name: it cannot contain '.' characters.`);
-    if (name === "_debug") throw new PipelineError("'_debug' is a reserved name for debug output. Choose another name.");
-    if (owners.has(component)) throw new PipelineError("Component has already been added in another Pipeline. Components can't be shared between Pipelines. Create a new instance instead.");
-    owners.set(component, this);
-    this.nodes.set(name, component);
+    if (this.checkNewComponent(name, component)) {
+      owners.set(component, this);
+      this.nodes.set(name, component);
+    }
     return this;
+  }
+
+  /** Adds several components; nothing is added when one of them cannot be. */
+  addComponents(components: Record<string, Component>): this {
+    const toAdd: [string, Component][] = [];
+    const seen = new Map<Component, string>();
+    for (const [name, component] of Object.entries(components)) {
+      if (!this.checkNewComponent(name, component)) continue;
+      const previous = seen.get(component);
+      if (previous !== undefined) throw new PipelineError(`Component instance cannot be added to the pipeline more than once. It is mapped to both '${previous}' and '${name}'.`);
+      seen.set(component, name);
+      toAdd.push([name, component]);
+    }
+    for (const [name, component] of toAdd) this.addComponent(name, component);
+    return this;
+  }
+
+  /** Haystack's `_validate_component`: whether the component still needs adding, or why it cannot be. */
+  private checkNewComponent(name: string, component: Component): boolean {
+    const existing = this.nodes.get(name);
+    if (existing) {
+      if (existing === component) return false;
+      throw new ValueError(`A component named '${name}' already exists in this pipeline: choose another name.`);
+    }
+    if (name === "_debug") throw new ValueError("'_debug' is a reserved name for debug output. Choose another name.");
+    if (name.includes(".")) throw new ValueError(`${name} is an invalid component name, cannot contain '.' (dot) characters.`);
+    if (!isComponent(component)) throw new PipelineValidationError(`'${typeof component}' doesn't seem to be a component. Is this class derived from Component?`);
+    const owner = owners.get(component);
+    if (owner === this) {
+      const existingName = [...this.nodes].find(([, c]) => c === component)![0];
+      throw new PipelineError(`Component has already been added to this Pipeline under the name '${existingName}'. A component instance can only be added once.`);
+    }
+    if (owner) throw new PipelineError("Component has already been added in another Pipeline. Components can't be shared between Pipelines. Create a new instance instead.");
+    return true;
   }
 
   getComponent(name: string): Component {
     const c = this.nodes.get(name);
-    if (!c) throw new PipelineError(`Component named ${name} not found in the pipeline.`);
+    if (!c) throw new ValueError(`Component named ${name} not found in the pipeline.`);
     return c;
+  }
+
+  /** The name a component instance has in this pipeline. */
+  getComponentName(component: Component): string {
+    for (const [name, c] of this.nodes) if (c === component) return name;
+    return "";
   }
 
   get componentNames(): string[] {
@@ -79,24 +118,16 @@ export class Pipeline {
   connect(sender: string, receiver: string): this {
     const s = parseEndpoint(sender);
     const r = parseEndpoint(receiver);
+    if (s.component === r.component) throw new PipelineConnectError("Connecting a Component to itself is not supported.");
     const from = this.nodes.get(s.component);
-    if (!from) throw new PipelineConnectError(`Component named ${s.component} not found in the pipeline.`);
+    if (!from) throw new ValueError(`Component named ${s.component} not found in the pipeline.`);
     const to = this.nodes.get(r.component);
-    if (!to) throw new PipelineConnectError(`Component named ${r.component} not found in the pipeline.`);
+    if (!to) throw new ValueError(`Component named ${r.component} not found in the pipeline.`);
     const pair = resolveEdge(s.component, from, s.socket, r.component, to, r.socket, this.connectionTypeValidation);
     const existing = this.edgeList.find((e) => e.sender === s.component && e.senderSocket === pair.out.name && e.receiver === r.component && e.receiverSocket === pair.in.name);
     if (existing) return this;
     const otherSenders = this.sendersOf(r.component, pair.in.name);
-    if (otherSenders.length > 0 && pair.in.kind === "normal") {
-      if (!isListLike(pair.in)) {
-        throw new PipelineConnectError(
-          `Cannot connect '${s.component}.${pair.out.name}' with '${r.component}.${pair.in.name}': ${r.component}.${pair.in.name} is already connected to ${otherSenders.map((e) => e.sender).join(", ")}.`,
-        );
-      }
-      // A list socket with a second sender collects from all of them, lists concatenated.
-      pair.in.kind = "lazyVariadic";
-      pair.in.autoVariadic = true;
-    }
+    if (otherSenders.length > 0) makeAutoVariadic(r.component, pair.in, otherSenders[0]!.sender, PipelineConnectError);
     this.edgeList.push({ sender: s.component, senderSocket: pair.out.name, receiver: r.component, receiverSocket: pair.in.name, conversion: pair.conversion });
     return this;
   }
@@ -123,6 +154,12 @@ export class Pipeline {
     );
   }
 
+  /** Connects several `[sender, receiver]` pairs in order. */
+  connectMany(connections: readonly (readonly [string, string])[]): this {
+    for (const [sender, receiver] of connections) this.connect(sender, receiver);
+    return this;
+  }
+
   /** Runs with `data` keyed by component (`{llm: {messages}}`) or flat (`{query}`: sent to every open socket of that name). */
   run(data: Record<string, unknown> = {}, options: RunOptions = {}): Promise<PipelineResult> {
     return runPipeline(this, data, options);
@@ -140,3 +177,4 @@ export class Pipeline {
     return out;
   }
 }
+

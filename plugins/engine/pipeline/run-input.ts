@@ -2,11 +2,14 @@
  * @module Checking run data and placing it in the run state. Data is keyed by component
  * (`{llm: {messages}}`) or flat (`{query}`), recognised by its keys: when every key names a
  * component and every value is an object, it is by component. A flat key goes to every component
- * with an open (unconnected or variadic) socket of that name.
+ * with an open (unconnected or variadic) socket of that name. Each component gets its own deep copy
+ * of what it is given (Haystack's `_prepare_component_input_data`).
  */
 import type { Inputs, Node } from "./run-state.js";
 import { PipelineInputError } from "./errors.js";
 import type { Pipeline } from "./pipeline.js";
+import { makeAutoVariadic } from "./connections.js";
+import { deepCopy } from "./copy.js";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype;
 
@@ -18,30 +21,38 @@ export function inputsByComponent(pipeline: Pipeline, data: Record<string, unkno
   const names = new Set(pipeline.componentNames);
   const entries = Object.entries(data);
   if (entries.length > 0 && entries.every(([k, v]) => names.has(k) && isPlainObject(v))) {
-    return Object.fromEntries(entries.map(([k, v]) => [k, { ...(v as Record<string, unknown>) }]));
+    return Object.fromEntries(entries.map(([k, v]) => [k, Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([n, x]) => [n, deepCopy(x)]))]));
   }
   const perComponent: Record<string, Record<string, unknown>> = {};
   const open = pipeline.inputs();
   for (const [key, value] of entries) {
     for (const [component, sockets] of Object.entries(open)) {
-      if (key in sockets) (perComponent[component] ??= {})[key] = value;
+      if (key in sockets) (perComponent[component] ??= {})[key] = deepCopy(value);
     }
   }
   return perComponent;
 }
 
+/**
+ * Haystack's `validate_input` and `_convert_to_internal_format`. User input for a socket that
+ * also has a sender makes that socket (this run's copy of it) lazy variadic, so the user's value
+ * and the senders' are joined; a socket that cannot be is an error.
+ */
 export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, Node>, data: Record<string, unknown>, state: Map<string, Inputs>): void {
   const perComponent = inputsByComponent(pipeline, data);
   for (const [component, sockets] of Object.entries(perComponent)) {
     const node = nodes.get(component);
-    if (!node) throw new PipelineInputError(`Component named ${component} not found in the pipeline.`);
+    if (!node) throw new PipelineInputError(`Component named '${component}' not found in the pipeline.`);
+    for (const socketName of Object.keys(sockets)) {
+      if (!node.sockets.some((s) => s.name === socketName)) throw new PipelineInputError(`Input '${socketName}' not found in component '${component}'.`);
+    }
+  }
+  for (const [component, sockets] of Object.entries(perComponent)) {
+    const node = nodes.get(component)!;
     for (const [socketName, value] of Object.entries(sockets)) {
-      const socket = node.sockets.find((s) => s.name === socketName);
-      if (!socket) throw new PipelineInputError(`Input ${socketName} not found in component ${component}.`);
+      const socket = node.sockets.find((s) => s.name === socketName)!;
       const senders = node.senders.get(socketName) ?? [];
-      if (senders.length && socket.kind === "normal") {
-        throw new PipelineInputError(`Input ${socketName} for component ${component} is already sent by ${senders.join(", ")}.`);
-      }
+      if (senders.length) makeAutoVariadic(component, socket, senders[0]!, PipelineInputError);
       state.get(component)!.set(socketName, [{ sender: null, value }]);
     }
   }

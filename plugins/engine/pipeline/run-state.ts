@@ -14,13 +14,12 @@ export interface InputRecord {
   readonly value: unknown;
 }
 
-/** Best first, as in Haystack: a ready greedy socket, all senders done, variadics resolved, waiting. */
+/** Best first, as in Haystack 3: a ready greedy socket, all senders done, waiting (3.x merged DEFER_LAST into DEFER). */
 export enum Priority {
   HIGHEST = 1,
   READY = 2,
   DEFER = 3,
-  DEFER_LAST = 4,
-  BLOCKED = 5,
+  BLOCKED = 4,
 }
 
 export interface Node {
@@ -82,41 +81,32 @@ export function priorityOf(node: Node, inputs: Inputs): Priority {
   const greedyReady = node.sockets.some((s) => s.kind === "greedyVariadic" && socketReceivedAll(node, s, inputs.get(s.name) ?? []));
   if (greedyReady && socketsReady(node, inputs, true)) return Priority.HIGHEST;
   if (node.sockets.every((s) => socketPredecessorsExecuted(node, s, inputs.get(s.name) ?? []))) return Priority.READY;
-  const variadicsResolved = node.sockets
-    .filter((s) => s.kind === "lazyVariadic")
-    .every((s) => {
-      const records = inputs.get(s.name) ?? [];
-      return socketPredecessorsExecuted(node, s, records) || records.some((r) => r.sender === null);
-    });
-  return variadicsResolved ? Priority.DEFER : Priority.DEFER_LAST;
+  return Priority.DEFER;
 }
 
 /**
  * Takes what a run consumes: the first value of a normal socket, every value of a lazy variadic one
- * (sorted by sender name, for results that do not depend on timing), the first value of a greedy
- * one. Inputs from senders are removed; user inputs stay, except the greedy value taken.
+ * in the order they arrived (user input first, then senders as they finished, as in Haystack), the
+ * first value of a greedy one. Inputs from senders are removed; user inputs stay, except a greedy
+ * socket's, which would otherwise trigger the component forever.
  */
 export function consume(node: Node, inputs: Inputs): Record<string, unknown> {
   const consumed: Record<string, unknown> = {};
   for (const socket of node.sockets) {
     const records = inputs.get(socket.name) ?? [];
-    let takenGreedy = -1;
-    if (socket.kind === "greedyVariadic") {
-      takenGreedy = records.findIndex((r) => r.value !== NO_OUTPUT);
-      if (takenGreedy >= 0) consumed[socket.name] = [records[takenGreedy]!.value];
-    } else if (socket.kind === "lazyVariadic") {
-      const values = records
-        .filter((r) => r.value !== NO_OUTPUT)
-        .sort((a, b) => (a.sender ?? "").localeCompare(b.sender ?? ""))
-        .map((r) => r.value);
-      if (values.length) consumed[socket.name] = socket.autoVariadic ? values.flatMap((v) => (Array.isArray(v) ? v : [v])) : values;
-    } else {
-      const first = records.find((r) => r.value !== NO_OUTPUT);
-      if (first) consumed[socket.name] = first.value;
+    let greedyTaken = false;
+    const values = records.filter((r) => r.value !== NO_OUTPUT).map((r) => r.value);
+    if (values.length) {
+      if (socket.kind === "greedyVariadic") {
+        greedyTaken = true;
+        consumed[socket.name] = [values[0]];
+      } else if (socket.kind === "lazyVariadic") {
+        consumed[socket.name] = socket.autoVariadic ? values.flatMap((v) => (Array.isArray(v) ? v : [v])) : values;
+      } else consumed[socket.name] = values[0];
     }
     inputs.set(
       socket.name,
-      records.filter((r, i) => r.sender === null && i !== takenGreedy),
+      greedyTaken ? [] : records.filter((r) => r.sender === null),
     );
     if (!(socket.name in consumed) && !socket.mandatory) {
       consumed[socket.name] = socket.kind === "normal" || socket.autoVariadic ? socket.default : [socket.default];

@@ -10,29 +10,37 @@ import { messageOf, NOOP_TRACER, signalSpan, signalTracer, type Span, type Trace
 import type { InputSocket } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { Conversion } from "../type-ref.js";
-import { PipelineComponentsBlockedError, PipelineError, PipelineMaxComponentRuns, PipelineRuntimeError } from "./errors.js";
+import { PipelineComponentsBlockedError, PipelineError, PipelineMaxComponentRuns, PipelineRuntimeError, ValueError } from "./errors.js";
 import type { Pipeline, RunOptions } from "./pipeline.js";
 import { consume, deliver, NO_OUTPUT, priorityOf, Priority, type Inputs, type Node } from "./run-state.js";
 import { distributeInput } from "./run-input.js";
 import { topologicalRanks } from "./topology.js";
+import { deepCopy } from "./copy.js";
 
 export type PipelineResult = Record<string, Record<string, unknown>>;
 
-function convert(value: unknown, steps: readonly Conversion[] | undefined, where: string): unknown {
+/** Haystack's `_convert_value`, step by step; its errors are Haystack's ValueErrors. */
+function convert(value: unknown, steps: readonly Conversion[] | undefined): unknown {
   let v = value;
   for (const step of steps ?? []) {
     if (step === "wrapList") v = [v];
     else if (step === "unwrapList") {
-      if (!Array.isArray(v) || v.length !== 1) throw new PipelineError(`${where}: expected a list with exactly one element to unwrap, got ${Array.isArray(v) ? `${v.length} elements` : typeof v}.`);
+      if (!Array.isArray(v) || v.length === 0) throw new ValueError("Cannot get first item of an empty list. ");
+      if (v.length > 1) {
+        throw new ValueError(`Cannot unwrap a list of ${v.length} items to a single value: a list-to-scalar connection only accepts one-element lists; otherwise items would be silently dropped.`);
+      }
       v = v[0];
     } else if (step === "chatMessageToText") {
       const text = v instanceof ChatMessage ? v.text : null;
-      if (text === null) throw new PipelineError(`${where}: the ChatMessage has no text to convert to a string.`);
+      if (text === null) throw new ValueError("Cannot convert `ChatMessage` to `str` because it has no text. ");
       v = text;
     } else if (step === "textToChatMessage") v = ChatMessage.fromUser(String(v));
   }
   return v;
 }
+
+/** Errors a run raises as they are; anything else is wrapped. */
+const isPipelineFailure = (error: unknown) => error instanceof PipelineError || error instanceof PipelineRuntimeError || error instanceof ValueError;
 
 export async function runPipeline(pipeline: Pipeline, data: Record<string, unknown>, options: RunOptions): Promise<Record<string, Record<string, unknown>>> {
   // Without a tracer given, the kernel's that traced the caller's run (found through its signal).
@@ -45,7 +53,8 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
   const nodes = new Map<string, Node>();
   for (const name of pipeline.componentNames.sort()) {
     const component = pipeline.getComponent(name);
-    const sockets = Object.values(component.inputSockets);
+    // This run's copies: user input next to a sender makes a socket variadic for this run only.
+    const sockets = Object.values(component.inputSockets).map((s) => ({ ...s }));
     nodes.set(name, {
       name,
       component,
@@ -57,6 +66,8 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
   }
   const state = new Map<string, Inputs>([...nodes.keys()].map((n) => [n, new Map()]));
   distributeInput(pipeline, nodes, data, state);
+  // Haystack: a pipeline without components runs and returns nothing.
+  if (nodes.size === 0) return {};
   const ranks = topologicalRanks(pipeline);
   const result: Record<string, Record<string, unknown>> = {};
 
@@ -78,7 +89,11 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
       (outputs) => {
         running.delete(node.name);
         node.visits++;
-        write(node, outputs);
+        try {
+          write(node, outputs);
+        } catch (error) {
+          failure ??= error;
+        }
       },
       (error) => {
         running.delete(node.name);
@@ -99,10 +114,9 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
     options.onComponentStart?.(node.name);
     try {
       if (signal.aborted) throw signal.reason ?? new Error("The pipeline run was aborted.");
-      const outputs = await node.component.run(inputs, { name: node.name, signal, tracer, span });
-      if (!outputs || typeof outputs !== "object" || Array.isArray(outputs)) {
-        throw new PipelineError(`Component '${node.name}' didn't return a dictionary. Components must always return dictionaries: check the documentation.`);
-      }
+      // Each run gets its own copy: a component mutating its input changes no one else's.
+      const outputs = await node.component.run(deepCopy(inputs), { name: node.name, signal, tracer, span });
+      if (!outputs || typeof outputs !== "object" || Array.isArray(outputs)) throw PipelineRuntimeError.invalidOutput(node.name, node.component.type, outputs);
       if (contentTracing) span.setTag("haystack.component.output", outputs as Record<string, unknown>);
       span.end();
       options.onComponentEnd?.(node.name, outputs);
@@ -119,7 +133,20 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
       consumedSockets.add(edge.senderSocket);
       const receiverSocket = nodes.get(edge.receiver)!.sockets.find((s) => s.name === edge.receiverSocket) as InputSocket;
       const produced = edge.senderSocket in outputs ? outputs[edge.senderSocket] : NO_OUTPUT;
-      const value = produced === NO_OUTPUT ? produced : convert(produced, edge.conversion, `${edge.sender}.${edge.senderSocket} -> ${edge.receiver}.${edge.receiverSocket}`);
+      let value = produced;
+      if (produced !== NO_OUTPUT && edge.conversion) {
+        try {
+          value = convert(produced, edge.conversion);
+        } catch (error) {
+          const receiver = nodes.get(edge.receiver)!.component.type;
+          throw new PipelineRuntimeError(
+            null,
+            null,
+            error,
+            `Failed to perform conversion between components:\nSender component: '${node.name}' (type: '${shortType(node.component.type)}')\nSender socket: '${edge.senderSocket}'\nReceiver component: '${edge.receiver}' (type: '${shortType(receiver)}')\nReceiver socket: '${edge.receiverSocket}'\nError: ${messageOf(error)}`,
+          );
+        }
+      }
       const inputs = state.get(edge.receiver)!;
       inputs.set(edge.receiverSocket, deliver(value, receiverSocket, node.name, inputs.get(edge.receiverSocket)));
     }
@@ -187,6 +214,9 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
   } catch (error) {
     await Promise.allSettled(running.values());
     pipelineSpan.end(error);
-    throw error instanceof PipelineError ? error : new PipelineError(`Pipeline run failed: ${messageOf(error)}`, { cause: error });
+    throw isPipelineFailure(error) ? error : new PipelineError(`Pipeline run failed: ${messageOf(error)}`, { cause: error });
   }
 }
+
+/** The class name of a dotted type string, as Haystack names types in messages. */
+const shortType = (type: string) => type.slice(type.lastIndexOf(".") + 1);

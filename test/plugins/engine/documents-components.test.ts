@@ -90,7 +90,19 @@ test("splitter: validation, empty and None content, a function splitter", () => 
   const fn = new DocumentSplitter({ split_by: "function", splitting_function: (t: string) => t.split("|") });
   const parts = fn.run({ documents: [new Document({ id: "src", content: "a|b" })] }, ctx()).documents;
   assert.equal(parts.map((d) => [d.content, d.meta.source_id]), [["a", "src"], ["b", "src"]]);
-  assert.equal(new DocumentSplitter({ split_by: "sentence", split_length: 3 }).toDict(), { type: "haystack.components.preprocessors.document_splitter.DocumentSplitter", init_parameters: { split_by: "sentence", split_length: 3 } });
+  assert.equal(new DocumentSplitter({ split_by: "sentence", split_length: 3 }).toDict(), { type: "haystack.components.preprocessors.document_splitter.DocumentSplitter", init_parameters: {
+      split_by: "sentence",
+      split_length: 3,
+      split_overlap: 0,
+      split_threshold: 0,
+      splitting_function: null,
+      respect_sentence_boundary: false,
+      language: "en",
+      use_split_rules: true,
+      extend_abbreviations: true,
+      skip_empty_documents: true,
+    },
+  });
 });
 
 // ---- DocumentJoiner ----
@@ -190,8 +202,11 @@ test("answer builder: ChatMessage replies, meta, last_message_only; GeneratedAns
 
   const answer = new GeneratedAnswer("Paris", "q", [SOURCES[1]!], { all_messages: replies, model: "m" });
   const dict = answer.toDict();
-  assert.is(dict.type, "haystack.dataclasses.answer.GeneratedAnswer");
-  assert.equal((dict.init_parameters.meta.all_messages as unknown[])[0], replies[0]!.toDict());
+  // Haystack 3: flat, documents unflattened; the 2.x envelope still loads.
+  assert.equal(Object.keys(dict), ["data", "query", "documents", "meta"]);
+  assert.equal(dict.documents[0], SOURCES[1]!.toDict(false));
+  assert.equal((dict.meta.all_messages as unknown[])[0], replies[0]!.toDict());
+  assert.is(GeneratedAnswer.fromDict({ type: GeneratedAnswer.type, init_parameters: dict }).data, "Paris");
   const back = GeneratedAnswer.fromDict(JSON.parse(JSON.stringify(dict)));
   assert.is(back.data, "Paris");
   assert.is(back.documents[0]!.id, SOURCES[1]!.id);

@@ -63,7 +63,7 @@ test("the model examples deploy without a key and answer through any OpenAI-comp
     model.script({ content: "Port 1416." });
     const yaml = await k.run("chat_with_website", { urls: [page.url], query: "Which port?" });
     assert.is(yaml.status, 200, JSON.stringify(yaml.body));
-    assert.is(yaml.body.result.replies[0].content[0].text, "Port 1416.");
+    assert.is(yaml.body.result.llm.replies[0].content[0].text, "Port 1416.");
     const sent = JSON.stringify(model.requests.at(-1)!.body);
     assert.match(sent, /svc serves pipelines on port 1416/);
     assert.match(sent, /Which port\?/);

@@ -273,9 +273,10 @@ test("a YAML pipeline with a `sources` input takes multipart uploads", () =>
       const res = await fetch(`${k.url}/indexing/run`, { method: "POST", body: form });
       const body = (await res.json()) as any;
       assert.is(res.status, 200, JSON.stringify(body));
-      const docs = body.result.documents as { content: string; meta: Record<string, unknown> }[];
-      assert.equal(docs.map((d) => [d.content, d.meta.file_path]).sort(), [["hello from a text file", "notes.txt"], ["pdf upload", "report.pdf"]]);
-      assert.equal(body.result.unclassified.map((s: any) => s.meta.file_path), ["data.bin"]);
+      // Hayhooks' shape, objects in Haystack's to_dict form (a document's meta flattened).
+      const docs = body.result.joiner.documents as { content: string; file_path: string }[];
+      assert.equal(docs.map((d) => [d.content, d.file_path]).sort(), [["hello from a text file", "notes.txt"], ["pdf upload", "report.pdf"]]);
+      assert.equal(body.result.router.unclassified.map((s: any) => [s.meta.file_path, s.data, s.mime_type]), [["data.bin", [63], "application/octet-stream"]]);
       const none = await fetch(`${k.url}/indexing/run`, { method: "POST", body: new FormData() });
       assert.is(none.status, 400);
       assert.match(((await none.json()) as any).error.message, /upload at least one file/);

@@ -154,9 +154,9 @@ test("a plugin's store and components load from YAML while it is loaded, and are
       assert.is(res.status, 200, await res.clone().text());
       const first = await k.run("acme", { texts: ["one", "two"] });
       assert.is(first.status, 200, JSON.stringify(first.body));
-      assert.equal(first.body.result, { total: 2, written: 2 });
+      assert.equal(first.body.result, { counter: { total: 2, written: 2 } }, "Hayhooks' shape: keyed by component");
       const again = await k.run("acme", { texts: ["two", "three"] });
-      assert.equal(again.body.result, { total: 3, written: 1 });
+      assert.equal(again.body.result, { counter: { total: 3, written: 1 } });
       assert.equal([...COLLECTIONS.get("books")!.values()].map((d) => d.content), ["one", "two", "three"]);
     },
     { plugins: [enginePlugin(), acmePlugin(), probe as never] },

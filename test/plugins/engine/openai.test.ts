@@ -252,7 +252,11 @@ test("declared types, aliases and sockets", () => {
   assert.ok(inputs.messages!.mandatory);
   assert.ok(["streaming_callback", "generation_kwargs", "tools", "tools_strict"].every((n) => !inputs[n]!.mandatory && inputs[n]!.default === null));
   assert.equal(llm.outputSockets.replies!.type, { kind: "list", item: { kind: "named", name: "ChatMessage" } });
-  assert.equal(llm.toDict(), { type: OpenAIChatGenerator.type, init_parameters: {} });
+  // Defaults included, as Haystack's to_dict writes them.
+  assert.equal(llm.toDict(), {
+    type: OpenAIChatGenerator.type,
+    init_parameters: { api_key: { type: "env_var", env_vars: ["OPENAI_API_KEY"], strict: true }, model: "gpt-4o-mini", tools_strict: false },
+  });
   assert.throws(() => new OpenAIChatGenerator({ timeout: "soon" }), /timeout/);
 });
 

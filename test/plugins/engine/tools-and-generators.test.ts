@@ -96,7 +96,11 @@ test("ComponentTool: name, schema from sockets, call converts Documents, to_dict
   assert.equal(search.toDict(), {
     type: "haystack.tools.component_tool.ComponentTool",
     data: {
-      component: { type: SerperDevWebSearch.type, init_parameters: { top_k: 1 } },
+      // Defaults included, as Haystack's to_dict writes them.
+      component: {
+        type: SerperDevWebSearch.type,
+        init_parameters: { top_k: 1, api_key: { type: "env_var", env_vars: ["SERPERDEV_API_KEY"], strict: true }, allowed_domains: null, search_params: null, exclude_subdomains: false },
+      },
       name: "serper_dev_web_search",
       description: "serper_dev_web_search",
       parameters: null,

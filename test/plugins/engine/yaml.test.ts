@@ -101,19 +101,19 @@ test("secrets and registered nested objects in init parameters", () => {
   });
 });
 
-test("POST /deploy-yaml: inputs fan out, the result is keyed by output names", () =>
+test("POST /deploy-yaml: inputs fan out, the result has Hayhooks' shape (raw outputs keyed by component)", () =>
   withPipelineKernel(
     async (k) => {
       const res = await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "calc", source_code: CALC }) });
       assert.equal(await res.json(), { status: "success", message: "Pipeline 'calc' successfully deployed", name: "calc" });
       assert.ok(existsSync(join(k.dir, "calc.yml")));
-      assert.equal((await k.run("calc", { value: 3 })).body, { result: { doubled: 10 } });
+      assert.equal((await k.run("calc", { value: 3 })).body, { result: { double: { value: 10 } } });
       const missing = await k.run("calc", {});
       assert.is(missing.status, 400);
       assert.match(missing.body.error.message, /value: /);
       const fan = CALC.replace("inputs:\n  value: first_addition.value", "inputs:\n  value: [first_addition.value, first_addition.add]");
       await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "fan", source_code: fan, save_file: false }) });
-      assert.equal((await k.run("fan", { value: 3 })).body, { result: { doubled: 12 } });
+      assert.equal((await k.run("fan", { value: 3 })).body, { result: { double: { value: 12 } } });
       assert.ok(!existsSync(join(k.dir, "fan.yml")));
       const doc = (await (await fetch(`${k.url}/openapi.json`)).json().catch(() => null)) as unknown;
       assert.ok(doc === null || typeof doc === "object");
@@ -121,19 +121,25 @@ test("POST /deploy-yaml: inputs fan out, the result is keyed by output names", (
     { plugins: [enginePlugin()] },
   ));
 
-test("SERVICE_YAML_RESULT_SHAPE=hayhooks: /run answers the raw output keyed by component, as Hayhooks does", () =>
-  withPipelineKernel(
+test("the Hayhooks shape honours include_outputs_from; SERVICE_YAML_RESULT_SHAPE=outputs answers by declared output names", async () => {
+  const inner = CALC.replace("outputs:\n  doubled: double.value", "outputs:\n  doubled: double.value\n  sum: first_addition.result");
+  await withPipelineKernel(
     async (k) => {
-      await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "calc", source_code: CALC, save_file: false }) });
-      assert.equal((await k.run("calc", { value: 3 })).body, { result: { double: { value: 10 } } });
       // A declared output on an inner component adds that component's outputs (include_outputs_from).
-      const inner = CALC.replace("outputs:\n  doubled: double.value", "outputs:\n  doubled: double.value\n  sum: first_addition.result");
       await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "inner", source_code: inner, save_file: false }) });
       assert.equal((await k.run("inner", { value: 3 })).body, { result: { first_addition: { result: 5 }, double: { value: 10 } } });
-      assert.is((await k.run("calc", {})).status, 400, "inputs are still validated");
+      assert.is((await k.run("inner", {})).status, 400, "inputs are still validated");
     },
-    { plugins: [enginePlugin()], settings: { yamlResultShape: "hayhooks" } },
-  ));
+    { plugins: [enginePlugin()] },
+  );
+  await withPipelineKernel(
+    async (k) => {
+      await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "inner", source_code: inner, save_file: false }) });
+      assert.equal((await k.run("inner", { value: 3 })).body, { result: { doubled: 10, sum: 5 } });
+    },
+    { plugins: [enginePlugin()], settings: { yamlResultShape: "outputs" } },
+  );
+});
 
 test("bad YAML deploys are 422s that name the cause and leave nothing behind", () =>
   withPipelineKernel(
@@ -166,11 +172,11 @@ test("svc run deploys *.yml at startup and `svc pipeline deploy-yaml` deploys a 
   try {
     assert.match(svc.output(), /deployed 1\/1 pipelines/);
     const res = await fetch(`${svc.url}/calc/run`, { method: "POST", body: JSON.stringify({ value: 1 }) });
-    assert.equal(await res.json(), { result: { doubled: 6 } });
+    assert.equal(await res.json(), { result: { double: { value: 6 } } });
     const cli = await runSvc(["pipeline", "deploy-yaml", "other.yaml"], { cwd, env: { SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(svc.port) } });
     assert.is(cli.code, 0, cli.stderr);
     const other = await fetch(`${svc.url}/other/run`, { method: "POST", body: JSON.stringify({ value: 2 }) });
-    assert.equal(await other.json(), { result: { doubled: 8 } });
+    assert.equal(await other.json(), { result: { double: { value: 8 } } });
   } finally {
     await svc.stop("SIGKILL");
   }

@@ -39,7 +39,7 @@ test("calling a pipeline tool runs it through the run hook with transport mcp", 
     try {
       assert.equal(JSON.parse(text(await client.callTool({ name: "echo", arguments: { text: "hello" } }))), { echo: "hello" });
       assert.is(text(await client.callTool({ name: "upper", arguments: { text: "shout" } })), "SHOUT");
-      assert.equal(JSON.parse(text(await client.callTool({ name: "calc", arguments: { value: 3 } }))), { doubled: 10 });
+      assert.equal(JSON.parse(text(await client.callTool({ name: "calc", arguments: { value: 3 } }))), { double: { value: 10 } });
       assert.is(text(await client.callTool({ name: "stream", arguments: {} })), "abc", "a stream is drained into one text");
       const echoCall = k.calls.find((c) => c.call.pipeline === "echo")!;
       assert.is(echoCall.call.transport, "mcp");

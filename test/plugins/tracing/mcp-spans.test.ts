@@ -23,7 +23,7 @@ test("MCP tool calls are traced: svc.mcp.run (transport mcp) below the call span
     await k.kernel.deployer.deploy({ kind: "yaml", name: "calc", source: CALC_YAML });
     const echoed = text(await client.callTool({ name: "echo", arguments: { text: "hi" } }));
     assert.equal(JSON.parse(echoed.startsWith("{") ? echoed : JSON.stringify(echoed)), { echo: "hi" });
-    assert.equal(JSON.parse(text(await client.callTool({ name: "calc", arguments: { value: 3 } }))), { doubled: 10 });
+    assert.equal(JSON.parse(text(await client.callTool({ name: "calc", arguments: { value: 3 } }))), { double: { value: 10 } });
     await client.callTool({ name: "broken", arguments: {} });
 
     let traces: WireTrace[] = [];

@@ -81,7 +81,7 @@ outputs:
 `;
     const res = await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name: "calc", source_code: yaml, save_file: false }) });
     assert.is(res.status, 200);
-    assert.equal((await k.run("calc", { value: 1 })).body, { result: { doubled: 6 } });
+    assert.equal((await k.run("calc", { value: 1 })).body, { result: { double: { value: 6 } } });
     const t = await k.trace("svc.pipeline.run", (t) => t.entrypoint === "calc");
     const pipeline = t.root_span!.children[0]!;
     assert.is(pipeline.name, "haystack.pipeline.run");

@@ -1,0 +1,161 @@
+/**
+ * @module Helpers for the ports of Haystack's own tests (test/core/pipeline/features): run a
+ * pipeline in Haystack's two modes — one component at a time (its `Pipeline.run`) and
+ * concurrently (its `run_async`) — recording each component call's inputs from the
+ * `haystack.component.run` spans, as Haystack's feature tests do with their spying tracer.
+ */
+import * as assert from "uvu/assert";
+import * as v from "valibot";
+import { Component, output, socket, variadic, type Pipeline, type PipelineResult } from "svc/engine";
+import type { Span, Tags, Tracer } from "svc";
+
+export interface RunData {
+  inputs: Record<string, unknown>;
+  includeOutputsFrom?: string[];
+  expectedOutputs?: Record<string, unknown>;
+  /** `"name#visit"` → the inputs of that call. */
+  expectedCalls?: Record<string, Record<string, unknown>>;
+}
+
+/** JSON form: data classes as their to_dict, so expected values can be written as objects. */
+const plain = (x: unknown) => JSON.parse(JSON.stringify(x ?? null));
+
+export const MODES = [
+  { name: "sync", concurrencyLimit: 1 },
+  { name: "async", concurrencyLimit: 4 },
+] as const;
+
+export async function runRecorded(pipeline: Pipeline, data: RunData, concurrencyLimit: number): Promise<{ outputs: PipelineResult; calls: Record<string, unknown> }> {
+  const calls: Record<string, unknown> = {};
+  const tracer: Tracer = {
+    startSpan(name: string, tags: Tags = {}): Span {
+      if (name === "haystack.component.run") calls[`${tags["haystack.component.name"]}#${tags["haystack.component.visits"]}`] = plain(tags["haystack.component.input"]);
+      const span: Span = { name, setTag: () => span, end: () => undefined } as unknown as Span;
+      return span;
+    },
+  };
+  const outputs = await pipeline.run(data.inputs, { includeOutputsFrom: data.includeOutputsFrom, concurrencyLimit, tracer, contentTracing: true });
+  return { outputs, calls };
+}
+
+/** Runs every RunData in both modes and checks outputs and component calls. A fresh pipeline per mode. */
+export async function check(build: () => Pipeline, runs: RunData[]): Promise<void> {
+  for (const mode of MODES) {
+    const pipeline = build();
+    for (const [i, data] of runs.entries()) {
+      const { outputs, calls } = await runRecorded(pipeline, data, mode.concurrencyLimit);
+      assert.equal(plain(outputs), plain(data.expectedOutputs ?? {}), `${mode.name} run ${i}: outputs`);
+      if (data.expectedCalls) assert.equal(calls, plain(data.expectedCalls), `${mode.name} run ${i}: component calls`);
+    }
+  }
+}
+
+/** Both modes must fail with this error class. */
+export async function checkRaises(build: () => Pipeline, inputs: Record<string, unknown>, errorName: string): Promise<void> {
+  for (const mode of MODES) {
+    try {
+      await build().run(inputs, { concurrencyLimit: mode.concurrencyLimit });
+      assert.unreachable(`${mode.name}: expected ${errorName}`);
+    } catch (error) {
+      assert.is((error as Error).constructor.name, errorName, `${mode.name}: ${(error as Error).message}`);
+    }
+  }
+}
+
+// ---- Haystack's sample components the engine does not ship (haystack.testing.sample_components) ----
+
+const int = v.pipe(v.number(), v.integer());
+
+export class Accumulate extends Component {
+  private state = 0;
+  protected inputSpecs() {
+    return { value: socket(int) };
+  }
+  protected outputSpecs() {
+    return { value: output(int) };
+  }
+  run(inputs: { value: number }) {
+    this.state += inputs.value;
+    return { value: this.state };
+  }
+}
+
+export class Greet extends Component<{ message?: string }> {
+  static override readonly initSchema = v.object({ message: v.optional(v.string()), log_level: v.optional(v.string()) });
+  protected inputSpecs() {
+    return { value: socket(int), message: socket(v.nullable(v.string()), { default: null }), log_level: socket(v.nullable(v.string()), { default: null }) };
+  }
+  protected outputSpecs() {
+    return { value: output(int) };
+  }
+  run(inputs: { value: number }) {
+    return { value: inputs.value };
+  }
+}
+
+export class Remainder extends Component<{ divisor: number }> {
+  static override readonly initSchema = v.object({ divisor: v.optional(v.number(), 3) });
+  protected inputSpecs() {
+    return { value: socket(int) };
+  }
+  protected outputSpecs() {
+    return Object.fromEntries(Array.from({ length: this.initParameters.divisor }, (_, i) => [`remainder_is_${i}`, output(int)]));
+  }
+  run(inputs: { value: number }) {
+    return { [`remainder_is_${inputs.value % this.initParameters.divisor}`]: inputs.value };
+  }
+}
+
+export class FString extends Component<{ template: string; variables: string[] }> {
+  static override readonly initSchema = v.object({ template: v.string(), variables: v.optional(v.array(v.string()), []) });
+  protected inputSpecs() {
+    return { template: socket(v.nullable(v.string()), { default: null }), ...Object.fromEntries(this.initParameters.variables.map((n) => [n, socket()])) };
+  }
+  protected outputSpecs() {
+    return { string: output(v.string()) };
+  }
+  run(inputs: Record<string, unknown>) {
+    const template = (inputs.template as string | null) || this.initParameters.template;
+    return { string: template.replace(/\{(\w+)\}/g, (_, k: string) => String(inputs[k])) };
+  }
+}
+
+export class StringListJoiner extends Component {
+  protected inputSpecs() {
+    return { inputs: variadic(v.array(v.string())) };
+  }
+  protected outputSpecs() {
+    return { output: output(v.array(v.string())) };
+  }
+  run(inputs: { inputs: string[][] }) {
+    return { output: inputs.inputs.flat() };
+  }
+}
+
+export class TextSplitter extends Component {
+  protected inputSpecs() {
+    return { sentence: socket(v.string()) };
+  }
+  protected outputSpecs() {
+    return { output: output(v.array(v.string())) };
+  }
+  run(inputs: { sentence: string }) {
+    return { output: inputs.sentence.split(/\s+/).filter(Boolean) };
+  }
+}
+
+/** A component made from a run function and socket specs (Haystack's `component_class` factory, and its inline test classes). */
+export function componentOf(inputs: Record<string, ReturnType<typeof socket>>, outputs: Record<string, v.GenericSchema | undefined>, run: (inputs: any) => unknown): Component {
+  class Made extends Component {
+    protected inputSpecs() {
+      return inputs;
+    }
+    protected outputSpecs() {
+      return Object.fromEntries(Object.entries(outputs).map(([k, s]) => [k, output(s)]));
+    }
+    run(i: Record<string, unknown>) {
+      return run(i) as Record<string, unknown>;
+    }
+  }
+  return new Made();
+}
