@@ -68,7 +68,7 @@ export { bearerToken, tokensEqual } from "./operator-access/bearer.js";
 export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from "./hooks/deploy-hook.js";
 export { RequestContext, contextOf, SHUTDOWN_MESSAGE, type AbortCause } from "./http/context.js";
 export { createHttpServer, type ServerTimeouts } from "./http/server.js";
-export { requestState, type RequestState } from "./http/request-state.js";
+export { ownedBy, requestState, type Principal, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
 export { Invocation, type StreamedSource } from "./invoke/invocation.js";
 export { ABORTED, TIMED_OUT, InvocationStream, type Pulled, type StreamEnd } from "./invoke/invocation-stream.js";

@@ -25,7 +25,7 @@ export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fil
   const handler = async (c: RequestContext): Promise<unknown> => {
     const body = await c.json(ChatCompletionRequest);
     const pipeline = kernel.pipelineFor(body.model, "runChatCompletion");
-    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes);
+    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes, c.state.principal);
     const chunks = { events: body.stream ? options.events : false };
     const args = [body.model, body.messages, body];
     let invocation;

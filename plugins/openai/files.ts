@@ -4,10 +4,12 @@
  * without `/v1`). Chat and Responses requests then reference an upload by its id (file-parts.ts).
  * The store is chosen on first use: a host's `FILE_STORE`, else the object store when
  * svc:object-store is loaded (shared by workers and hosts with its Redis backend), else memory.
+ * With svc:auth, a file belongs to the key that uploaded it: other keys neither list, read, delete
+ * nor use it (404, as for an unknown id); an admin key sees every file. Without auth, files are shared.
  */
 import { basename } from "node:path";
 import * as v from "valibot";
-import { HttpError, OBJECT_STORE, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc";
+import { HttpError, OBJECT_STORE, ownedBy, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc";
 import { MemoryFileStore, fileObject, type FileStore } from "./file-store.js";
 import { ObjectFileStore } from "./object-file-store.js";
 import { contentTypeOf } from "./content-type.js";
@@ -72,7 +74,7 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
   const tags = ["openai"];
   const found = async (c: RequestContext) => {
     const record = await storeOf().info(c.params.id!);
-    if (!record) throw noSuchFile(c.params.id!);
+    if (!record || !ownedBy(record.owner, c.state.principal)) throw noSuchFile(c.params.id!);
     return record;
   };
 
@@ -88,13 +90,15 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
     }
     if (file.size === 0) throw new HttpError(400, `The file '${file.filename}' is empty.`);
     const filename = basename(file.filename.replaceAll("\\", "/")).slice(0, 255) || "upload";
-    const record = await storeOf().put({ filename, purpose, contentType: contentTypeOf(file.contentType, filename), data: file.data });
+    const owner = c.state.principal?.id;
+    const record = await storeOf().put({ filename, purpose, contentType: contentTypeOf(file.contentType, filename), data: file.data, owner });
     return fileObject(record);
   };
 
   const list = async (c: RequestContext) => {
     const query = parseOr400(ListQuery, c.query);
-    let records = (await storeOf().list()).filter((r) => !query.purpose || r.purpose === query.purpose);
+    const principal = c.state.principal;
+    let records = (await storeOf().list()).filter((r) => ownedBy(r.owner, principal) && (!query.purpose || r.purpose === query.purpose));
     if (query.order === "desc") records = records.reverse();
     if (query.after) {
       const at = records.findIndex((r) => r.id === query.after);
@@ -106,7 +110,7 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
 
   const content = async (c: RequestContext) => {
     const file = await storeOf().read(c.params.id!);
-    if (!file) throw noSuchFile(c.params.id!);
+    if (!file || !ownedBy(file.record.owner, c.state.principal)) throw noSuchFile(c.params.id!);
     // Never the uploaded type: an HTML upload must not run as a page of this origin.
     c.res.writeHead(200, {
       "content-type": "application/octet-stream",
@@ -119,6 +123,7 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
 
   const remove = async (c: RequestContext) => {
     const id = c.params.id!;
+    await found(c);
     if (!(await storeOf().delete(id))) throw noSuchFile(id);
     return { id, object: "file", deleted: true };
   };

@@ -59,7 +59,7 @@ export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>,
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
     const pipeline = kernel.pipelineFor(body.model, "runResponse");
     const input = normalizeResponseInput(body.input);
-    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes);
+    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes, c.state.principal);
     const args = [body.model, input, body];
     const chunks = body.stream ? { events: uiEvents } : undefined;
     const invocation = await kernel.invoke({ pipeline, method: "runResponse", transport: "openai", input: body, args, files, chunks, request: c });
