@@ -72,6 +72,16 @@ export const kernelSettings = {
     default: 100,
     help: "Deepest nesting of objects and arrays a JSON body may have; deeper bodies get 400.",
   }),
+  maxMultipartParts: setting(integer(1, 1_000_000), {
+    env: "SERVICE_MAX_MULTIPART_PARTS",
+    default: 1000,
+    help: "Most parts (fields and files) a multipart upload may have; more get 413.",
+  }),
+  maxYamlEntries: setting(integer(1, 10_000_000), {
+    env: "SERVICE_MAX_YAML_ENTRIES",
+    default: 10_000,
+    help: "Most map keys and list items a YAML pipeline definition may have; more get 413.",
+  }),
   headersTimeout: setting(decimal(0.1, 3600), {
     env: "SERVICE_HEADERS_TIMEOUT",
     default: 20,

@@ -80,7 +80,8 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
 
   const upload = async (c: RequestContext) => {
     // Room for the purpose field and the part headers around the file.
-    const form = await readMultipart(c.req, { maxFileBytes, maxTotalBytes: maxFileBytes + 64 * 1024, maxFiles: 1 }, "file");
+    const limits = { maxFileBytes, maxTotalBytes: maxFileBytes + 64 * 1024, maxFiles: 1, maxParts: kernel.settings.maxMultipartParts, idleMs: kernel.settings.bodyTimeout * 1000 };
+    const form = await readMultipart(c.req, limits, "file");
     const file = form.files[0];
     if (!file) throw new HttpError(400, "Missing required parameter: 'file' (a multipart file part named 'file').");
     const purpose = form.fields.get("purpose")?.at(-1);
