@@ -32,6 +32,7 @@ import type { DeployState } from "./deploy/deploy-state.js";
 import { loadWrapper } from "./wrapper/load-wrapper.js";
 import { resolve as resolvePath } from "node:path";
 import { Readiness, notReady, ready } from "./readiness.js";
+import { isLoopbackHost } from "./http/allowed-hosts.js";
 import { registerHealthRoutes } from "./health-routes.js";
 
 export interface KernelOptions {
@@ -178,7 +179,19 @@ export class Kernel {
         resolve();
       });
     });
-    return server.address() as AddressInfo;
+    const address = server.address() as AddressInfo;
+    if (!isLoopbackHost(address.address) && !this.accessControlled()) {
+      this.log.warn(
+        `svc is bound to ${address.address}, beyond loopback, and no API keys are required: anyone who can reach port ${address.port} can deploy and run code. ` +
+          "Load svc:auth (docs/auth.md), or bind to 127.0.0.1 behind a proxy.",
+      );
+    }
+    return address;
+  }
+
+  /** Whether something decides who may run and deploy (an auth plugin, or a host's own admin policy). */
+  private accessControlled(): boolean {
+    return this.hooks.auth.tapped || this.container.resolve(accessToken("admin")) !== defaultPolicies.admin;
   }
 
   /**

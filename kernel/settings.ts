@@ -97,6 +97,11 @@ export const kernelSettings = {
     default: 5,
     help: "Seconds an idle keep-alive connection stays open between requests (behind a load balancer, set it above the balancer's idle time-out).",
   }),
+  allowedHosts: setting(list(), {
+    env: "SERVICE_ALLOWED_HOSTS",
+    default: [],
+    help: "Host names requests may address besides loopback names and, when bound beyond loopback, this machine's addresses (`svc.example.com`, `.example.com` for a domain and its subdomains, `*` for any); other Hosts get 403 (DNS rebinding).",
+  }),
   corsAllowOrigins: setting(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",
     default: [],
