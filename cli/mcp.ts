@@ -64,7 +64,7 @@ async function runMcp(flags: McpFlags, cwd: string): Promise<void> {
   const stdio = settings.mcpTransport === "stdio";
   // stdout is the protocol channel over stdio: whatever a wrapper prints must not land there.
   if (stdio) console.log = console.info = console.debug = console.error;
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
   const entries = await loadPlugins(config.plugins, { cwd, builtins: builtinPlugins });
   const kernel = await createKernel({
     sources: config.sources,

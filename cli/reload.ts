@@ -12,7 +12,7 @@ import { CONFIG_FILE_NAMES, Logger, type Settings } from "svc";
 const distDir = fileURLToPath(new URL("../", import.meta.url));
 
 export function runWithReload(settings: Settings, args: string[], cwd: string): void {
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
   const childArgs = args.filter((a) => a !== "--reload");
   let child: ChildProcess | undefined;
   let stopping = false;

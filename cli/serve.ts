@@ -10,7 +10,7 @@ import type { RunConfig } from "./run-settings.js";
 import { shutdownOnSignals } from "./shutdown.js";
 
 export async function serve({ settings, sources, plugins }: RunConfig, cwd: string): Promise<void> {
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
   const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
   const kernel = await createKernel({ sources, plugins: entries, logger: log, knownSettings });
   await kernel.deployer.deployAll();

@@ -33,7 +33,7 @@ export {
 } from "./execution-index.js";
 export { DEFAULT_MAX_YAML_ENTRIES, checkYamlEntries, parseYamlText, type YamlTextOptions } from "./yaml-text.js";
 export { Readiness, ready, notReady, type ReadinessCheck, type CheckResult, type CheckOptions, type ReadinessReport } from "./readiness.js";
-export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
+export { Logger, LOG_LEVELS, LOG_FORMATS, type LogFormat, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
 export { formatIssues, parseOr400 } from "./validation.js";
 export * from "./tokens.js";

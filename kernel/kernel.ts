@@ -278,7 +278,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
     ]),
   );
   const settings = loadSettings({ ...options.sources, overrides: options.settings }, fields, { unknown: { accepted: options.knownSettings } }) as Settings;
-  const log = options.logger ?? new Logger(settings.logLevel);
+  const log = options.logger ?? Logger.create(settings.logLevel, settings.logFormat);
   const container = options.container ?? createContainer();
   // The deploy state may need a connection (Redis): made here, where waiting is possible.
   let state: DeployState | undefined;

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { kernelErrors } from "./errors.js";
 import { setting, type SettingField, type SettingFields, type SettingValues } from "./setting-field.js";
-import { boolean, decimal, integer, list, logLevel, optionalText, pathPrefix, text } from "./settings-schema.js";
+import { boolean, choice, decimal, integer, list, logLevel, optionalText, pathPrefix, text } from "./settings-schema.js";
 
 export const kernelSettings = {
   host: setting(text(), { env: "SERVICE_HOST", flag: "--host", default: "localhost", help: "Bind host." }),
@@ -47,6 +47,11 @@ export const kernelSettings = {
     help: "This instance's name in `GET /status` and logs.",
   }),
   logLevel: setting(logLevel(), { env: "LOG", aliases: ["SERVICE_LOG_LEVEL"], default: "INFO", help: "Log level; DEBUG logs every request and step." }),
+  logFormat: setting(choice(["text", "json"]), {
+    env: "SERVICE_LOG_FORMAT",
+    default: "text",
+    help: "`text` (one readable line per record) or `json` (one JSON object per line: level, time, msg, pid, plugin, request_id, err), both on stderr.",
+  }),
   showTracebacks: setting(boolean(), {
     env: "SERVICE_SHOW_TRACEBACKS",
     default: false,
