@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import { Busboy } from "@fastify/busboy";
 import { HttpError } from "../errors.js";
-import { bodyStalled } from "./body.js";
+import { bodyStalled, discardRest } from "./body.js";
 import { watchBodyProgress } from "./body-progress.js";
 import { UploadedFile } from "../wrapper/uploaded-file.js";
 
@@ -62,7 +62,8 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
       failed = true;
       stopWatching();
       req.unpipe(busboy);
-      // Leave the socket alone: Node discards the rest of the body once the error is answered.
+      // The rest of a refused body is read and thrown away, so the client can read the answer.
+      if (error.status === 413) discardRest(req);
       reject(error);
     };
     const done = () => {
