@@ -1,6 +1,6 @@
 /**
  * @module The HTTP client of the client commands (`status`, `pipeline …`): where the server is
- * (SERVICE_HOST and SERVICE_PORT, read like `svc run` reads them), requests with JSON or multipart
+ * (`--url`, else SERVICE_HOST and SERVICE_PORT, read like `svc run` reads them), requests with JSON or multipart
  * bodies (uploads report progress), and one readable message for every failure.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -28,6 +28,14 @@ export class ServerError extends CliError {
     super(`Server error (${status}): ${detail}`);
     this.name = "ServerError";
   }
+}
+
+/** A deploy's 409 (the name is taken) says how to replace the pipeline. */
+export function withOverwriteHint(error: unknown): unknown {
+  if (error instanceof ServerError && error.status === 409) {
+    return new ServerError(409, `${error.detail}. Add --overwrite (-o) to replace it.`);
+  }
+  return error;
 }
 
 /**
@@ -82,14 +90,23 @@ const PROGRESS_MIN_BYTES = 1024 * 1024;
 export class SvcClient {
   constructor(readonly url: string) {}
 
-  /** A client for the server configured in the working directory. */
-  static fromSettings(cwd = process.cwd()): SvcClient {
-    return new SvcClient(serverUrl(cwd));
+  /** A client for `url` (the `--url` option) or else the server configured in the working directory. */
+  static fromSettings(cwd = process.cwd(), url?: string): SvcClient {
+    if (url === undefined || url.trim() === "") return new SvcClient(serverUrl(cwd));
+    let parsed: URL;
+    try {
+      parsed = new URL(url.trim());
+    } catch {
+      throw new UsageError(`--url must be an http(s) URL such as http://localhost:1416, not '${url}'`);
+    }
+    if (parsed.protocol !== "http:") throw new UsageError(`--url must be an http:// URL (svc's own server speaks plain HTTP; put a proxy's URL here only if it is http), not '${url}'`);
+    return new SvcClient(parsed.origin + parsed.pathname.replace(/\/+$/, ""));
   }
 
   /** Sends a request and resolves with the response, whatever its status. */
   async send(method: string, path: string, body?: RequestBody): Promise<IncomingMessage> {
-    const target = new URL(path, this.url);
+    // Appended, not resolved: a --url with a path (a proxy's /svc prefix) keeps it.
+    const target = new URL(this.url + path);
     if (!body) return this.exchange(target, method, {}, (req) => req.end());
     if ("json" in body) {
       const data = Buffer.from(JSON.stringify(body.json));
@@ -99,6 +116,11 @@ export class SvcClient {
     const contentType = serialized.headers.get("content-type")!;
     const total = await formSize(body.form);
     const progress = new Progress(body.label ?? "Uploading", total);
+    // The progress line is finished before anything else is printed (an error would be glued to it).
+    const finish = <T>(value: T) => {
+      progress.done();
+      return value;
+    };
     return this.exchange(target, method, { "content-type": contentType }, (req, answered) =>
       pump(Readable.fromWeb(serialized.body! as import("node:stream/web").ReadableStream<Uint8Array>), req, answered, (n) => progress.add(n)).then(
         () => {
@@ -110,7 +132,7 @@ export class SvcClient {
           req.destroy(error as Error);
         },
       ),
-    );
+    ).then(finish, (error: unknown) => Promise.reject(finish(error)));
   }
 
   /** Sends a request and parses a JSON answer; an HTTP error status throws a ServerError. */

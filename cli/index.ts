@@ -12,6 +12,7 @@ import { resolveRunConfig, type RunFlags } from "./run-settings.js";
 import { serve } from "./serve.js";
 import { runPrimary } from "./workers.js";
 import { runWithReload } from "./reload.js";
+import { ensurePortFree } from "./port-check.js";
 import { registerStatusCommand } from "./status.js";
 import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 import { registerMcpCommand } from "./mcp.js";
@@ -41,6 +42,8 @@ cli
     const config = resolveRunConfig(flags, cwd, process.env);
     // .env values become environment for what reads it directly (OpenTelemetry, workers, children).
     for (const [k, v] of Object.entries(config.dotenv)) process.env[k] ??= v;
+    // A port in use is reported now, not after every pipeline was deployed.
+    if (cluster.isPrimary) await ensurePortFree(config.settings.host, config.settings.port);
     if (flags.reload && cluster.isPrimary) return runWithReload(config.settings, process.argv.slice(2), cwd);
     if (config.settings.workers > 1 && cluster.isPrimary) return runPrimary(config.settings);
     await serve(config, cwd);

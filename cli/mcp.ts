@@ -4,6 +4,7 @@
  * tool over Streamable HTTP (`/mcp`, plus legacy SSE at `/sse`), SSE only, or stdio. Over stdio,
  * stdout carries the protocol: logs and anything a wrapper prints go to stderr.
  */
+import { ensurePortFree } from "./port-check.js";
 import type { CAC } from "cac";
 import { createKernel, loadPlugins, Logger } from "svc";
 import { mcpSettings } from "../plugins/mcp/settings.js";
@@ -64,7 +65,8 @@ async function runMcp(flags: McpFlags, cwd: string): Promise<void> {
   const stdio = settings.mcpTransport === "stdio";
   // stdout is the protocol channel over stdio: whatever a wrapper prints must not land there.
   if (stdio) console.log = console.info = console.debug = console.error;
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
+  if (!stdio) await ensurePortFree(settings.mcpHost, settings.mcpPort);
   const entries = await loadPlugins(config.plugins, { cwd, builtins: builtinPlugins });
   const kernel = await createKernel({
     sources: config.sources,

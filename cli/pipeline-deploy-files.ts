@@ -3,7 +3,7 @@
  * `POST /deploy-files` as multipart/form-data (fields name, description, overwrite, save_files,
  * skip_mcp and one `files` part per file, named by its relative path).
  */
-import { CliError, SvcClient, UsageError, runClientCommand } from "./client.js";
+import { CliError, SvcClient, UsageError, runClientCommand, withOverwriteHint } from "./client.js";
 import { appendFiles, listFolder } from "./files.js";
 import { booleanFlag, stringFlag } from "./flags.js";
 import { success } from "./output.js";
@@ -30,9 +30,11 @@ export async function deployFiles(path: string, flags: Record<string, unknown>):
     // Only when given: without it the wrapper's own `static skipMcp` decides.
     if (flags.skipMcp !== undefined) form.append("skip_mcp", String(booleanFlag(flags, "skipMcp")));
     await appendFiles(form, files);
-    const client = SvcClient.fromSettings();
+    const client = SvcClient.fromSettings(process.cwd(), stringFlag(flags, "url"));
     const label = `Uploading ${files.length} file${files.length === 1 ? "" : "s"}`;
-    const answer = await client.json<ActionResponse>("POST", "/deploy-files", { form, label });
+    const answer = await client
+      .json<ActionResponse>("POST", "/deploy-files", { form, label })
+      .catch((error: unknown) => Promise.reject(withOverwriteHint(error)));
     success(answer.message ?? `Pipeline '${name}' successfully deployed`);
   });
 }

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
-import { SvcClient, runClientCommand } from "./client.js";
+import { SvcClient, runClientCommand, withOverwriteHint } from "./client.js";
 import { checkFile } from "./files.js";
 import { booleanFlag, stringFlag } from "./flags.js";
 import { success } from "./output.js";
@@ -20,7 +20,7 @@ export async function deployYaml(file: string, flags: Record<string, unknown>): 
     await checkFile(file, "Pipeline file");
     const name = stringFlag(flags, "name") || basename(file, extname(file));
     const source = await readFile(file, "utf8");
-    const client = SvcClient.fromSettings();
+    const client = SvcClient.fromSettings(process.cwd(), stringFlag(flags, "url"));
     const answer = await client.json<ActionResponse>("POST", "/deploy-yaml", {
       json: {
         name,
@@ -30,7 +30,7 @@ export async function deployYaml(file: string, flags: Record<string, unknown>): 
         skip_mcp: booleanFlag(flags, "skipMcp"),
         save_file: booleanFlag(flags, "saveFile", true),
       },
-    });
+    }).catch((error: unknown) => Promise.reject(withOverwriteHint(error)));
     success(answer.message ?? `Pipeline '${name}' successfully deployed`);
   });
 }

@@ -7,7 +7,7 @@ import type { IncomingMessage } from "node:http";
 import { basename, resolve } from "node:path";
 import { CliError, SvcClient, contentType, ensureOk, readBytes, readText, runClientCommand } from "./client.js";
 import { appendFiles, listFolder, localFile, type LocalFile } from "./files.js";
-import { booleanFlag, listFlag } from "./flags.js";
+import { booleanFlag, listFlag, stringFlag } from "./flags.js";
 import { formatBytes, formatValue, print, success, warn } from "./output.js";
 import type { PipelineAction } from "./pipeline.js";
 
@@ -187,7 +187,7 @@ export async function runPipeline(name: string, flags: Record<string, unknown>):
     const params = parseParams(listFlag(flags, "param"));
     const files = await collectFiles(listFlag(flags, "file"), listFlag(flags, "dir"));
     let stream = booleanFlag(flags, "stream");
-    const client = SvcClient.fromSettings();
+    const client = SvcClient.fromSettings(process.cwd(), stringFlag(flags, "url"));
     const path = `/${encodeURIComponent(name)}/run`;
     const multipart = async () => {
       const form = new FormData();

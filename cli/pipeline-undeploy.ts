@@ -3,7 +3,7 @@
  * pipeline that is not deployed (404) is a warning and exit 0.
  */
 import { ServerError, SvcClient, runClientCommand } from "./client.js";
-import { booleanFlag } from "./flags.js";
+import { booleanFlag, stringFlag } from "./flags.js";
 import { success, warn } from "./output.js";
 import type { PipelineAction } from "./pipeline.js";
 
@@ -13,7 +13,7 @@ interface ActionResponse {
 
 export async function undeploy(name: string, flags: Record<string, unknown>): Promise<void> {
   await runClientCommand(async () => {
-    const client = SvcClient.fromSettings();
+    const client = SvcClient.fromSettings(process.cwd(), stringFlag(flags, "url"));
     try {
       const answer = await client.json<ActionResponse>("POST", `/undeploy/${encodeURIComponent(name)}`);
       success(answer.message ?? `Pipeline '${name}' successfully undeployed`);

@@ -31,7 +31,13 @@ export interface PipelineAction {
   run(args: string[], flags: Record<string, unknown>): Promise<void>;
 }
 
-export const pipelineActions: readonly PipelineAction[] = [deployFilesAction, deployYamlAction, undeployAction, runAction];
+/** Every action talks to a server: `--url` says which (default: SERVICE_HOST and SERVICE_PORT). */
+export const URL_OPTION: ActionOption = { raw: "--url <url>", description: "The server, e.g. http://10.0.0.5:1416 (default: http://SERVICE_HOST:SERVICE_PORT)" };
+
+export const pipelineActions: readonly PipelineAction[] = [deployFilesAction, deployYamlAction, undeployAction, runAction].map((a) => ({
+  ...a,
+  options: [...a.options, URL_OPTION],
+}));
 
 type Section = { title?: string; body: string };
 

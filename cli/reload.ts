@@ -1,7 +1,9 @@
 /**
  * @module `--reload` (development): runs the server in a child process and restarts it when the
- * server's own code (this package's `dist/`), the config file or `.env` changes. Wrapper changes
- * need a redeploy instead.
+ * server's own code (this package's `dist/`), the config file or `.env` changes. The child also
+ * follows the pipelines directory (told by `RELOAD_CHILD_ENV`): a wrapper folder or YAML file that
+ * changes is redeployed in place, without a restart; one that appears is deployed, one that
+ * disappears is undeployed. A change that fails to load is logged and the previous version serves on.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { watch } from "node:fs";
@@ -11,8 +13,11 @@ import { CONFIG_FILE_NAMES, Logger, type Settings } from "svc";
 
 const distDir = fileURLToPath(new URL("../", import.meta.url));
 
+/** Set in the server process `--reload` runs: it then follows the pipelines directory (serve.ts). */
+export const RELOAD_CHILD_ENV = "SVC_RELOAD_CHILD";
+
 export function runWithReload(settings: Settings, args: string[], cwd: string): void {
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
   const childArgs = args.filter((a) => a !== "--reload");
   let child: ChildProcess | undefined;
   let stopping = false;
@@ -23,6 +28,7 @@ export function runWithReload(settings: Settings, args: string[], cwd: string): 
     child = spawn(process.execPath, [fileURLToPath(new URL("./index.js", import.meta.url)), ...childArgs], {
       cwd,
       stdio: "inherit",
+      env: { ...process.env, [RELOAD_CHILD_ENV]: "1" },
     });
     const current = child;
     current.on("exit", (code, signal) => {
@@ -57,6 +63,10 @@ export function runWithReload(settings: Settings, args: string[], cwd: string): 
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  log.info("Reload enabled: watching the server's code, the config file and .env");
+  log.info(
+    settings.workers > 1
+      ? "Reload enabled: watching the server's code, the config file and .env (with --workers, wrapper changes need a redeploy)"
+      : "Reload enabled: watching the server's code, the config file, .env, and the pipelines directory (changed pipelines are redeployed)",
+  );
   start();
 }

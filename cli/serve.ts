@@ -8,12 +8,15 @@ import { knownSettings } from "./cli-settings.js";
 import { builtinPlugins } from "./default-plugins.js";
 import type { RunConfig } from "./run-settings.js";
 import { shutdownOnSignals } from "./shutdown.js";
+import { RELOAD_CHILD_ENV } from "./reload.js";
 
 export async function serve({ settings, sources, plugins }: RunConfig, cwd: string): Promise<void> {
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
   const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
   const kernel = await createKernel({ sources, plugins: entries, logger: log, knownSettings });
   await kernel.deployer.deployAll();
+  // Under --reload, a changed wrapper is redeployed in place (in one process only: workers share one manifest).
+  if (process.env[RELOAD_CHILD_ENV] === "1" && !cluster.isWorker) await kernel.watchPipelines();
   const address = await kernel.listen();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   log.info(`svc listening on http://${host}:${address.port}${settings.rootPath}`, {

@@ -11,9 +11,9 @@ interface StatusResponse {
   pipelines?: unknown;
 }
 
-export async function status(): Promise<void> {
+export async function status(flags: { url?: string } = {}): Promise<void> {
   await runClientCommand(async () => {
-    const client = SvcClient.fromSettings();
+    const client = SvcClient.fromSettings(process.cwd(), flags.url);
     const body = await client.json<StatusResponse>("GET", "/status");
     if (!Array.isArray(body.pipelines)) throw new CliError(`Unexpected answer from ${client.url}/status: no pipeline list`);
     success(`svc is up and running at ${client.url}`);
@@ -28,5 +28,8 @@ export async function status(): Promise<void> {
 }
 
 export function registerStatusCommand(cli: CAC): void {
-  cli.command("status", "Show whether svc is running (SERVICE_HOST:SERVICE_PORT) and which pipelines are deployed").action(status);
+  cli
+    .command("status", "Show whether svc is running (--url, or SERVICE_HOST:SERVICE_PORT) and which pipelines are deployed")
+    .option("--url <url>", "The server, e.g. http://10.0.0.5:1416 (default: http://SERVICE_HOST:SERVICE_PORT)")
+    .action((flags: { url?: string }) => status(flags));
 }

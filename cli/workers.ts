@@ -9,7 +9,7 @@ import cluster, { type Worker } from "node:cluster";
 import { Logger, WORKERS_STATE_ENV, WorkersManifest, type Settings } from "svc";
 
 export function runPrimary(settings: Settings): void {
-  const log = new Logger(settings.logLevel);
+  const log = Logger.create(settings.logLevel, settings.logFormat);
   let stopping = false;
   const ready = new Set<number>();
   const manifest = settings.clusterRedisUrl ? undefined : new WorkersManifest(log);

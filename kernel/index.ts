@@ -31,7 +31,9 @@ export {
   type ExecutionRecord,
   type ExecutionStatus,
 } from "./execution-index.js";
-export { Logger, LOG_LEVELS, type LogLevel, type LogSink } from "./logger.js";
+export { DEFAULT_MAX_YAML_ENTRIES, checkYamlEntries, parseYamlText, type YamlTextOptions } from "./yaml-text.js";
+export { Readiness, ready, notReady, type ReadinessCheck, type CheckResult, type CheckOptions, type ReadinessReport } from "./readiness.js";
+export { Logger, LOG_LEVELS, LOG_FORMATS, type LogFormat, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
 export { formatIssues, parseOr400 } from "./validation.js";
 export * from "./tokens.js";
@@ -67,7 +69,7 @@ export { bearerToken, tokensEqual } from "./operator-access/bearer.js";
 export type { DeploySourceHandler, DeploySourceRequest, LoadedPipeline } from "./hooks/deploy-hook.js";
 export { RequestContext, contextOf, SHUTDOWN_MESSAGE, type AbortCause } from "./http/context.js";
 export { createHttpServer, type ServerTimeouts } from "./http/server.js";
-export { requestState, type RequestState } from "./http/request-state.js";
+export { ownedBy, requestState, type Principal, type RequestState } from "./http/request-state.js";
 export { SseWriter, type SseEvent } from "./http/sse.js";
 export { Invocation, type StreamedSource } from "./invoke/invocation.js";
 export { ABORTED, TIMED_OUT, InvocationStream, type Pulled, type StreamEnd } from "./invoke/invocation-stream.js";

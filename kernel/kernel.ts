@@ -20,7 +20,7 @@ import { PipelineRegistry } from "./registry.js";
 import { kernelSettings, loadSettings, type SettingKey, type SettingSources, type Settings } from "./settings.js";
 import type { SettingFields } from "./setting-field.js";
 import { fieldsOf, mergeSettings } from "./settings-table.js";
-import { DEPLOY_STATE, DEPLOYER, LOGGER, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
+import { DEPLOY_STATE, DEPLOYER, LOGGER, READINESS, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
 import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 import { OperatorAccess } from "./operator-access/operator-access.js";
 import { DeployService } from "./deploy/deploy-service.js";
@@ -31,6 +31,9 @@ import { LocalDeployState } from "./deploy/local-deploy-state.js";
 import type { DeployState } from "./deploy/deploy-state.js";
 import { loadWrapper } from "./wrapper/load-wrapper.js";
 import { resolve as resolvePath } from "node:path";
+import { Readiness, notReady, ready } from "./readiness.js";
+import { isLoopbackHost } from "./http/allowed-hosts.js";
+import { registerHealthRoutes } from "./health-routes.js";
 
 export interface KernelOptions {
   /** Setting values by key (the kernel's and the plugins'); they win over every source. */
@@ -55,6 +58,8 @@ export class Kernel {
   readonly registry: PipelineRegistry;
   readonly http: HttpApp;
   readonly deployer: DeployService;
+  /** The checks behind `/readyz` (also under the `READINESS` token). */
+  readonly readiness: Readiness;
   private readonly invoker: Invoker;
   /** The default policy of the `traces` scope (operator access, SPEC §5.2). */
   readonly operatorAccess: OperatorAccess;
@@ -101,6 +106,10 @@ export class Kernel {
       ),
     );
     this.deployer = container.resolve(DEPLOYER);
+    this.registerDefault(READINESS, new Readiness());
+    this.readiness = container.resolve(READINESS);
+    this.addReadinessChecks();
+    registerHealthRoutes(this.http, this.readiness);
     // Wrapper folders are the kernel's own deploy source; plugins add others (YAML: the engine).
     const roots = settings.additionalModulePath ? [resolvePath(settings.additionalModulePath)] : [];
     this.hooks.deploy.registerSource(
@@ -170,7 +179,19 @@ export class Kernel {
         resolve();
       });
     });
-    return server.address() as AddressInfo;
+    const address = server.address() as AddressInfo;
+    if (!isLoopbackHost(address.address) && !this.accessControlled()) {
+      this.log.warn(
+        `svc is bound to ${address.address}, beyond loopback, and no API keys are required: anyone who can reach port ${address.port} can deploy and run code. ` +
+          "Load svc:auth (docs/auth.md), or bind to 127.0.0.1 behind a proxy.",
+      );
+    }
+    return address;
+  }
+
+  /** Whether something decides who may run and deploy (an auth plugin, or a host's own admin policy). */
+  private accessControlled(): boolean {
+    return this.hooks.auth.tapped || this.container.resolve(accessToken("admin")) !== defaultPolicies.admin;
   }
 
   /**
@@ -220,6 +241,17 @@ export class Kernel {
     await this.ownedState?.close();
   }
 
+  /** The kernel's own readiness checks; plugins and cluster code add theirs under `READINESS`. */
+  private addReadinessChecks(): void {
+    this.readiness.add("startup", () => (this.deployer.startingUp ? notReady("deploying the pipelines folder") : ready()));
+    this.readiness.add("shutdown", () => (this.closing ? notReady("shutting down: draining requests in flight") : ready()));
+    this.readiness.add("deploy_state", () => {
+      const health = this.deployer.state.health();
+      if (health.connected) return ready(health.mode);
+      return notReady(`the ${health.mode} deploy state is unreachable${health.error ? `: ${health.error}` : ""}`);
+    });
+  }
+
   private registerDefault<T>(token: Token<T> | symbol, value: T): void {
     if (!this.container.isRegistered(token, true)) this.container.register(token, { useValue: value });
   }
@@ -259,7 +291,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
     ]),
   );
   const settings = loadSettings({ ...options.sources, overrides: options.settings }, fields, { unknown: { accepted: options.knownSettings } }) as Settings;
-  const log = options.logger ?? new Logger(settings.logLevel);
+  const log = options.logger ?? Logger.create(settings.logLevel, settings.logFormat);
   const container = options.container ?? createContainer();
   // The deploy state may need a connection (Redis): made here, where waiting is possible.
   let state: DeployState | undefined;

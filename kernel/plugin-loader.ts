@@ -37,11 +37,26 @@ export async function loadPlugins(specs: readonly PluginSpec[], options: LoadPlu
       const builtin = options.builtins?.[spec.use];
       module = builtin ? await builtin() : await load(locate(spec.use, options.cwd));
     } catch (error) {
-      throw kernelErrors.pluginLoad(spec.use, error);
+      throw kernelErrors.pluginLoad(spec.use, withoutLoaderDetails(spec.use, error, options.cwd));
     }
     entries.push({ plugin: await instantiate(spec, module), options: spec.options });
   }
   return entries;
+}
+
+/**
+ * A missing module as a user can act on it: the plugin's own package not installed, or a module
+ * the plugin imports; never the loader's internal require stack (`__svc_loader__.js`).
+ */
+function withoutLoaderDetails(use: string, error: unknown, cwd: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return error;
+  const missing = /Cannot find (?:module|package) '([^']+)'/.exec((error as Error).message)?.[1];
+  const own = !isPath(use) && (missing === use || missing?.startsWith(`${use}/`));
+  const message = own
+    ? `the package '${use}' is not installed where svc looks for it (${cwd}): run \`npm install ${use}\` there, or give the plugin's path`
+    : `it imports '${missing ?? "a module"}', which is not installed: run \`npm install ${missing ?? "<package>"}\` where svc runs`;
+  return Object.assign(new Error(message, { cause: error }), { code });
 }
 
 function isPath(use: string): boolean {

@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { kernelErrors } from "./errors.js";
 import { setting, type SettingField, type SettingFields, type SettingValues } from "./setting-field.js";
-import { boolean, decimal, integer, list, logLevel, optionalText, pathPrefix, text } from "./settings-schema.js";
+import { boolean, choice, decimal, integer, list, logLevel, optionalText, pathPrefix, text } from "./settings-schema.js";
 
 export const kernelSettings = {
   host: setting(text(), { env: "SERVICE_HOST", flag: "--host", default: "localhost", help: "Bind host." }),
@@ -47,6 +47,11 @@ export const kernelSettings = {
     help: "This instance's name in `GET /status` and logs.",
   }),
   logLevel: setting(logLevel(), { env: "LOG", aliases: ["SERVICE_LOG_LEVEL"], default: "INFO", help: "Log level; DEBUG logs every request and step." }),
+  logFormat: setting(choice(["text", "json"]), {
+    env: "SERVICE_LOG_FORMAT",
+    default: "text",
+    help: "`text` (one readable line per record) or `json` (one JSON object per line: level, time, msg, pid, plugin, request_id, err), both on stderr.",
+  }),
   showTracebacks: setting(boolean(), {
     env: "SERVICE_SHOW_TRACEBACKS",
     default: false,
@@ -72,6 +77,16 @@ export const kernelSettings = {
     default: 100,
     help: "Deepest nesting of objects and arrays a JSON body may have; deeper bodies get 400.",
   }),
+  maxMultipartParts: setting(integer(1, 1_000_000), {
+    env: "SERVICE_MAX_MULTIPART_PARTS",
+    default: 1000,
+    help: "Most parts (fields and files) a multipart upload may have; more get 413.",
+  }),
+  maxYamlEntries: setting(integer(1, 10_000_000), {
+    env: "SERVICE_MAX_YAML_ENTRIES",
+    default: 10_000,
+    help: "Most map keys and list items a YAML pipeline definition may have; more get 413.",
+  }),
   headersTimeout: setting(decimal(0.1, 3600), {
     env: "SERVICE_HEADERS_TIMEOUT",
     default: 20,
@@ -86,6 +101,11 @@ export const kernelSettings = {
     env: "SERVICE_KEEP_ALIVE_TIMEOUT",
     default: 5,
     help: "Seconds an idle keep-alive connection stays open between requests (behind a load balancer, set it above the balancer's idle time-out).",
+  }),
+  allowedHosts: setting(list(), {
+    env: "SERVICE_ALLOWED_HOSTS",
+    default: [],
+    help: "Host names requests may address besides loopback names and, when bound beyond loopback, this machine's addresses (`svc.example.com`, `.example.com` for a domain and its subdomains, `*` for any); other Hosts get 403 (DNS rebinding).",
   }),
   corsAllowOrigins: setting(list(), {
     env: "SERVICE_CORS_ALLOW_ORIGINS",

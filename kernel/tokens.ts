@@ -11,6 +11,7 @@ import type { DeployState } from "./deploy/deploy-state.js";
 import type { RouteInfo } from "./http/app.js";
 import type { ExecutionIndex } from "./execution-index.js";
 import type { ObjectStore } from "./object-store.js";
+import type { Readiness } from "./readiness.js";
 
 /** A symbol that carries the type of the value registered under it. */
 export type Token<T> = symbol & { readonly __value?: T };
@@ -34,6 +35,9 @@ export const DEPLOY_STATE = token<DeployState>("deploy-state");
 export const ROUTES = token<readonly RouteInfo[]>("routes");
 /** The store behind `@obj_<id>` references (provided by the `svc:object-store` plugin). */
 export const OBJECT_STORE = token<ObjectStore>("object-store");
+
+/** The readiness checks behind `GET /readyz`: add one for anything that makes this process unfit to serve. */
+export const READINESS = token<Readiness>("readiness");
 
 /** The execution index (monitoring): one record per pipeline invocation. */
 export const EXECUTION_INDEX = token<ExecutionIndex>("executionIndex");

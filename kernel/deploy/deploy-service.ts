@@ -58,6 +58,8 @@ export class DeployService {
   /** Names with a change on its way to the state: an announcement of them must not wait for this process. */
   readonly committing = new Set<string>();
   private follower?: ClusterFollower;
+  /** True while `deployAll` (the startup deploy of the pipelines folder) runs: the process is not ready. */
+  startingUp = false;
 
   constructor(
     pipelinesDir: string,
@@ -98,6 +100,7 @@ export class DeployService {
    * is served instead (startup seeds the cluster, it never overrides it).
    */
   async deployAll(): Promise<{ deployed: string[]; total: number }> {
+    this.startingUp = true;
     return inSpan(this.tracer, "svc.startup.deploy", { "svc.transport": "startup" }, async (span) => {
       await this.files.ensureRoot();
       const candidates = await this.files.candidates();
@@ -123,7 +126,7 @@ export class DeployService {
       span.setTags({ "svc.startup.deployed": deployed.length, "svc.startup.total": candidates.length });
       this.log.info(`deployed ${deployed.length}/${candidates.length} pipelines from ${this.files.root}`);
       return { deployed, total: candidates.length };
-    });
+    }).finally(() => (this.startingUp = false));
   }
 
   /** The source of a kind, if a plugin registered one. */

@@ -106,6 +106,7 @@ export class PipelinesWatcher {
       if (adopt || (known === undefined && this.registry.has(c.name))) continue;
       try {
         await this.deployer.deploy({ kind: c.kind, name: c.name, path: c.path, overwrite: true });
+        this.log.info(`${known === undefined ? "Deployed" : "Redeployed"} '${c.name}': its files changed`);
       } catch (error) {
         if (!this.deployer.logged(error)) this.log.warn(`Could not deploy '${c.path}': ${(error as Error).message}`);
       }

@@ -20,6 +20,11 @@ export class BailHook<A, D> {
     this.taps.add(plugin, fn, options);
   }
 
+  /** Whether any plugin tapped the hook. */
+  get tapped(): boolean {
+    return this.taps.all.length > 0;
+  }
+
   call(arg: A): D | Promise<D> {
     const taps = this.taps.all;
     return taps.length === 0 ? this.fallback(arg) : this.bail(taps, arg);

@@ -88,7 +88,7 @@ export class HttpApp {
     const { settings, log } = options;
     const reporting = { log, showTracebacks: settings.showTracebacks };
     this.cors = new Cors(settings.corsAllowOrigins);
-    this.guard = rebindingGuard(settings.host, (origin) => this.cors.allows(origin));
+    this.guard = rebindingGuard(settings.host, settings.allowedHosts, (origin) => this.cors.allows(origin));
     this.crossSite = crossSiteGuard((origin) => this.cors.allows(origin));
     this.onError = (err, req, res) => {
       // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.

@@ -1,18 +1,24 @@
 /**
  * @module Watching request bodies for stalls: a body that receives nothing for the idle time-out
- * is given up. Every body being read with the same time-out is checked by one shared timer, every
- * `idleMs`, instead of a timer of its own: setting and clearing a timer per request cost more than
- * routing it. A body is given up at the second check that finds it without progress, so between
- * `idleMs` and twice that after its last byte (as a timer re-armed on progress would).
+ * is given up. Every body being read with the same time-out is checked by one shared timer instead
+ * of a timer of its own (setting and clearing a timer per request cost more than routing it). The
+ * timer ticks ten times per time-out and each body remembers when it last saw progress, so a stall
+ * is noticed between 1× and 1.1× the time-out after the last byte (checking once per time-out and
+ * giving up at the second check without progress let a 30 s time-out fire after up to 60 s).
  */
 import type { IncomingMessage } from "node:http";
 
 interface Watched {
   readonly req: IncomingMessage;
   readonly onStall: () => void;
-  /** Socket bytes read at the last check (undefined before the first). */
-  seen?: number;
+  /** Socket bytes read when progress was last seen. */
+  seen: number;
+  /** When progress was last seen (performance.now()). */
+  at: number;
 }
+
+/** Checks per time-out: the resolution of the stall time. */
+const TICKS = 10;
 
 class ProgressSweep {
   private readonly watched = new Set<Watched>();
@@ -21,10 +27,10 @@ class ProgressSweep {
   constructor(private readonly idleMs: number) {}
 
   add(req: IncomingMessage, onStall: () => void): () => void {
-    const entry: Watched = { req, onStall };
+    const entry: Watched = { req, onStall, seen: req.socket?.bytesRead ?? 0, at: performance.now() };
     this.watched.add(entry);
     // Unref'd: a pending check never keeps the process alive.
-    this.timer ??= setInterval(() => this.check(), this.idleMs).unref();
+    this.timer ??= setInterval(() => this.check(), this.idleMs / TICKS).unref();
     return () => this.watched.delete(entry);
   }
 
@@ -34,13 +40,17 @@ class ProgressSweep {
       this.timer = undefined;
       return;
     }
+    const now = performance.now();
     for (const entry of this.watched) {
       if (entry.req.complete) continue;
-      const now = entry.req.socket?.bytesRead ?? 0;
-      if (entry.seen === now) {
+      const bytes = entry.req.socket?.bytesRead ?? 0;
+      if (bytes !== entry.seen) {
+        entry.seen = bytes;
+        entry.at = now;
+      } else if (now - entry.at >= this.idleMs) {
         this.watched.delete(entry);
         entry.onStall();
-      } else entry.seen = now;
+      }
     }
   }
 }

@@ -38,8 +38,10 @@ export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: Body
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) settle(tooLarge(limit));
-      else chunks.push(chunk);
+      if (size > limit) {
+        settle(tooLarge(limit));
+        discardRest(req);
+      } else chunks.push(chunk);
     };
     const onEnd = () => settle();
     const onClose = () => settle(bodyEndedEarly());
@@ -55,6 +57,22 @@ export function parseJson(raw: Buffer, maxDepth: number): unknown {
 /** The client went away (or the connection broke) before the whole body arrived. */
 export function bodyEndedEarly(): HttpError {
   return new HttpError(400, "The request body ended early: the client disconnected.");
+}
+
+/** How long a refused body is still read (and thrown away) before its connection is closed. */
+const LINGER_MS = 10_000;
+
+/**
+ * Reads and discards the rest of a body svc refused (413), so the client, still sending, can read
+ * the answer: a connection closed under a sending client is reset, and a reset drops the answer it
+ * had not read yet ("connection closed unexpectedly" instead of the 413). A body that goes on
+ * longer than `LINGER_MS` has its connection closed after all.
+ */
+export function discardRest(req: IncomingMessage): void {
+  if (req.complete || req.destroyed) return;
+  const timer = setTimeout(() => req.socket?.destroy(), LINGER_MS).unref();
+  req.once("end", () => clearTimeout(timer)).once("close", () => clearTimeout(timer));
+  req.resume();
 }
 
 function tooLarge(limit: number): HttpError {

@@ -22,6 +22,7 @@ export interface ContextLimits {
   readonly maxJsonDepth: number;
   readonly maxUploadBytes: number;
   readonly maxUploadFileBytes: number;
+  readonly maxMultipartParts: number;
   readonly sseHeartbeatMs: number;
 }
 
@@ -125,8 +126,8 @@ export class RequestContext {
 
   /** A `multipart/form-data` or URL-encoded form body (415 otherwise), under the upload limits (413 beyond). */
   form(fileField = "files"): Promise<MultipartForm> {
-    const { maxUploadBytes, maxUploadFileBytes, bodyTimeout } = this.limits;
-    const limits = { maxTotalBytes: maxUploadBytes, maxFileBytes: maxUploadFileBytes, maxFiles: 1000, idleMs: bodyTimeout * 1000 };
+    const { maxUploadBytes, maxUploadFileBytes, maxMultipartParts, bodyTimeout } = this.limits;
+    const limits = { maxTotalBytes: maxUploadBytes, maxFileBytes: maxUploadFileBytes, maxFiles: 1000, maxParts: maxMultipartParts, idleMs: bodyTimeout * 1000 };
     return readMultipart(this.req, limits, fileField);
   }
 

@@ -1,31 +1,21 @@
 /**
- * @module The request guards. The DNS-rebinding guard: a server bound to a loopback address answers
- * only requests whose Host (and Origin, when sent) name a loopback host, unless the origin is
- * allowed by CORS. The cross-site guard, whatever the bind: a browser request that could change or
+ * @module The request guards. The DNS-rebinding guard: a request whose Host is not an allowed name
+ * (loopback names, the machine's own addresses when bound beyond loopback, SERVICE_ALLOWED_HOSTS)
+ * is refused; on a loopback bind, so is one whose Origin names another host, unless CORS allows it. The cross-site guard, whatever the bind: a browser request that could change or
  * run something (any method but GET, HEAD and OPTIONS) from a page of another origin is refused
  * unless that origin is allowed by CORS. Browsers always say where such a request comes from
  * (`Origin`, or `Sec-Fetch-Site`), and a page cannot forge either; clients that are not browsers
  * (curl, the SDKs, the CLI) send neither and pass.
  */
 import type { IncomingMessage } from "node:http";
-import { isIP } from "node:net";
+import { allowedHostCheck, isLoopbackHost } from "./allowed-hosts.js";
 
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost") || h === "::1") return true;
-  return isIP(h) === 4 && h.startsWith("127.");
-}
+export { isLoopbackHost } from "./allowed-hosts.js";
 
-/** The host name of a Host header value (`name:port`, `[v6]:port`). */
-function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
-  return hostHeader.split(":")[0]!;
-}
-
-function originAllowed(origin: string, allowedOrigin: (origin: string) => boolean): boolean {
+function originAllowed(origin: string, allowedOrigin: (origin: string) => boolean, allowedHost: (host: string) => boolean): boolean {
   if (allowedOrigin(origin)) return true;
   try {
-    return isLoopbackHost(new URL(origin).hostname);
+    return allowedHost(new URL(origin).host);
   } catch {
     return false;
   }
@@ -47,15 +37,22 @@ class VerdictCache {
   }
 }
 
-/** Returns why a request is refused, or undefined when it passes. */
-export function rebindingGuard(bindHost: string, allowedOrigin: (origin: string) => boolean) {
-  if (!isLoopbackHost(bindHost)) return () => undefined;
-  const hosts = new VerdictCache((host) => isLoopbackHost(hostnameOf(host)));
-  const origins = new VerdictCache((origin) => originAllowed(origin, allowedOrigin));
+/**
+ * The DNS-rebinding guard, before any route: the Host must be an allowed name (allowed-hosts.ts;
+ * `*` in `allowedHosts` turns the guard off); on a loopback bind the Origin too, when sent, must
+ * name an allowed host or an origin allowed by CORS. Returns why a request is refused, or undefined.
+ */
+export function rebindingGuard(bindHost: string, allowedHosts: readonly string[], allowedOrigin: (origin: string) => boolean) {
+  const loopback = isLoopbackHost(bindHost);
+  const allowedHost = allowedHostCheck(allowedHosts, !loopback);
+  if (!allowedHost) return () => undefined;
+  const hosts = new VerdictCache(allowedHost);
+  const origins = loopback ? new VerdictCache((origin) => originAllowed(origin, allowedOrigin, allowedHost)) : undefined;
+  const known = loopback ? "a loopback name" : "a loopback name, this machine's address";
   return (req: IncomingMessage): string | undefined => {
     const { host, origin } = req.headers;
-    if (host !== undefined && !hosts.allows(host)) return `Host '${host}' is not allowed for a loopback server.`;
-    if (origin !== undefined && !origins.allows(origin)) return `Origin '${origin}' is not allowed for a loopback server.`;
+    if (host !== undefined && !hosts.allows(host)) return `Host '${host}' is not allowed: it is not ${known} or a name in SERVICE_ALLOWED_HOSTS.`;
+    if (origin !== undefined && origins && !origins.allows(origin)) return `Origin '${origin}' is not allowed for a loopback server (SERVICE_ALLOWED_HOSTS, SERVICE_CORS_ALLOW_ORIGINS).`;
     return undefined;
   };
 }

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { Busboy } from "@fastify/busboy";
 import { HttpError } from "../errors.js";
-import { bodyStalled } from "./body.js";
+import { bodyStalled, discardRest } from "./body.js";
 import { watchBodyProgress } from "./body-progress.js";
 import { UploadedFile } from "../wrapper/uploaded-file.js";
 
@@ -15,6 +15,8 @@ export interface MultipartLimits {
   readonly maxFileBytes: number;
   readonly maxTotalBytes: number;
   readonly maxFiles: number;
+  /** Most parts, fields and files together (413 beyond); default 1000. */
+  readonly maxParts?: number;
   /** Longest pause between two pieces of the body (408 beyond); none when absent. */
   readonly idleMs?: number;
 }
@@ -25,6 +27,8 @@ export interface MultipartForm {
   /** File parts of the given field name (`files` by default), with their filenames as sent. */
   readonly files: UploadedFile[];
 }
+
+export const DEFAULT_MAX_PARTS = 1000;
 
 export function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\s*;/i.test(req.headers["content-type"] ?? "");
@@ -55,7 +59,7 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
       busboy = new Busboy({
         headers: req.headers as { "content-type": string },
         preservePath: true,
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fieldSize: limits.maxTotalBytes },
+        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fieldSize: limits.maxTotalBytes, parts: limits.maxParts ?? DEFAULT_MAX_PARTS },
       });
     } catch (error) {
       reject(new HttpError(400, `Malformed multipart body: ${(error as Error).message}`));
@@ -67,7 +71,8 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
       failed = true;
       stopWatching();
       req.unpipe(busboy);
-      // Leave the socket alone: Node discards the rest of the body once the error is answered.
+      // The rest of a refused body is read and thrown away, so the client can read the answer.
+      if (error.status === 413) discardRest(req);
       reject(error);
     };
     const done = () => {
@@ -81,7 +86,10 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
     };
     busboy.on("field", (name, value) => {
       count(Buffer.byteLength(name) + Buffer.byteLength(value));
-      fields.set(name, [...(fields.get(name) ?? []), value]);
+      // Appended in place: copying the list for each repeat made 40,000 repeats cost 12 s.
+      const values = fields.get(name);
+      if (values) values.push(value);
+      else fields.set(name, [value]);
     });
     busboy.on("file", (name, stream, filename, _encoding, mimeType) => {
       const chunks: Buffer[] = [];
@@ -98,6 +106,7 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
       });
     });
     busboy.on("filesLimit", () => fail(tooLarge(`Too many files: at most ${limits.maxFiles}.`)));
+    busboy.on("partsLimit", () => fail(tooLarge(`Too many parts: at most ${limits.maxParts ?? DEFAULT_MAX_PARTS} fields and files (SERVICE_MAX_MULTIPART_PARTS).`)));
     busboy.on("error", (error: Error) => fail(new HttpError(400, `Malformed multipart body: ${error.message}`)));
     busboy.on("finish", () => {
       finished = true;

@@ -1,12 +1,14 @@
 /**
  * @module The Node HTTP server svc listens with: its time-outs come from the settings, and the
  * errors Node's own parser raises before any route runs (a malformed request line, an unknown
- * method, headers too large, a request too slow to arrive) are answered with the spec's error body
- * and the right status instead of Node's bare `400 Bad Request`.
+ * method, headers too large, a request too slow to arrive), an `Expect` other than `100-continue`
+ * and a `CONNECT` (which Node hands to no route) are answered with the spec's error body and the
+ * right status instead of Node's bare answer or a closed connection.
  */
-import { createServer, STATUS_CODES, type RequestListener, type Server } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { errorBody } from "./send.js";
+import type { Duplex } from "node:stream";
+import { errorBody, sendJson } from "./send.js";
 
 export interface ServerTimeouts {
   /** Seconds to receive a request's line and headers. */
@@ -25,6 +27,13 @@ export function createHttpServer(listener: RequestListener, timeouts: ServerTime
   server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);
   server.keepAliveTimeout = timeouts.keepAliveTimeout * 1000;
   server.on("clientError", answerClientError);
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const expect = String(req.headers.expect).slice(0, 100);
+    sendJson(res, 417, errorBody(417, `Expectation failed: this server supports only 'Expect: 100-continue', not '${expect}'.`), { connection: "close" });
+  });
+  server.on("connect", (_req: IncomingMessage, socket: Socket) => {
+    writeRaw(socket, 405, "Method CONNECT is not allowed: this server is not a proxy.", "Allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n");
+  });
   return server;
 }
 
@@ -63,11 +72,17 @@ function answerClientError(error: ParserError, socket: Socket): void {
     return;
   }
   const [status, message] = clientErrorStatus(error);
+  writeRaw(socket, status, message);
+}
+
+/** An error answer written on the socket itself (no response object exists), closing the connection. */
+function writeRaw(socket: Socket | Duplex, status: number, message: string, headers = ""): void {
   const body = JSON.stringify(errorBody(status, message));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      headers +
       "Connection: close\r\n\r\n" +
       body,
   );

@@ -25,7 +25,8 @@ export function isLoopbackBind(host: string): boolean {
   return LOOPBACK_LITERALS.has(host.trim().toLowerCase());
 }
 
-export const MISSING_CREDENTIALS = "Operator access is required for the trace API: send Authorization: Bearer <token>.";
+/** The operator views (`/traces`, `/executions`, `/metrics`) share this policy: the messages name none of them. */
+export const MISSING_CREDENTIALS = "Operator access is required: send Authorization: Bearer <token> (SERVICE_TRACING_TOKEN, or the local operator credential).";
 export const WRONG_CREDENTIALS = "The operator token is not valid.";
 
 export class OperatorAccess {
@@ -72,7 +73,7 @@ export class OperatorAccess {
       }
     }
     if (tokens.length === 0) {
-      this.refusal = `The trace API refuses every request: ${reason}.`;
+      this.refusal = `Operator views (traces, executions, metrics) refuse every request: ${reason}.`;
       this.log.warn(`${this.refusal} Set SERVICE_TRACING_TOKEN, or have the host provide its own access policy.`);
     }
     this.tokens = tokens;

@@ -47,7 +47,8 @@ export class PipelineWrapper extends BasePipelineWrapper {
     yield createStatusEvent("Looking up the svc documentation...");
     await sleep(this.delayMs * 5, ctx.signal);
     yield createSourceEvent({
-      source: { name: "svc README", url: "https://github.com/svc/svc/blob/main/docs/openai.md#open-webui" },
+      // A page that exists: the events below are Open WebUI's (svc's own docs/openai.md explains them).
+      source: { name: "Open WebUI documentation", url: "https://docs.openwebui.com/" },
       document: ["svc serves every pipeline with a chat method as an OpenAI model; wrappers may yield Open WebUI events."],
       metadata: [{ source: "docs/openai.md" }],
     });

@@ -8,7 +8,7 @@
 import { HttpError, definePlugin, kernelErrors, type KernelPlugin } from "svc";
 import { findKey, presentedKey } from "./api-keys.js";
 import { KeyFile } from "./key-file.js";
-import { decide, pipelineRefusal } from "./policy.js";
+import { decide, pipelineRefusal, principalOf } from "./policy.js";
 import { authSettings } from "./settings.js";
 
 export { hashKey, newKey, KEY_SCOPES, type ApiKey, type KeyScope } from "./api-keys.js";
@@ -26,7 +26,14 @@ export default function authPlugin(): KernelPlugin {
       file = keys;
       const options = { protectDocs: kernel.settings.authProtectDocs };
       kernel.log.info(`API keys required: ${keys.keys.length} key(s) from ${path}`);
-      kernel.hooks.auth.tap(({ scope, req, pipeline }) => decide(keys.keys, options, scope, presentedKey(req), pipeline));
+      kernel.hooks.auth.tap(({ scope, req, state, pipeline }) => {
+        const presented = presentedKey(req);
+        const key = presented === undefined ? undefined : findKey(keys.keys, presented);
+        const decision = decide(options, scope, presented, key, pipeline);
+        // Who is asking, for what routes keep per caller (uploaded files, the models list).
+        if (key && decision?.allow) state.principal = principalOf(key);
+        return decision;
+      });
       kernel.hooks.run.tap((call, next) => {
         const presented = call.headers && presentedKey({ headers: call.headers });
         const key = presented === undefined ? undefined : findKey(keys.keys, presented);

@@ -2,7 +2,9 @@
  * @module The keys file (`SERVICE_AUTH_KEYS_FILE`, YAML or JSON): `keys:` a list of
  * `{name, hash, scopes, pipelines?}`, hashes only. It is validated whole; it is re-read when it
  * changes (checked once a second), and a change that does not validate keeps the keys in force and
- * is logged, so a typo never opens or closes the service by accident.
+ * is logged, so a typo never opens or closes the service by accident. A file that is deleted or
+ * emptied (an editor's truncate-then-write, a bad deploy) is no valid file either: the keys in force
+ * stay, with an error logged, until a valid file appears; `keys: []` revokes every key.
  */
 import { watchFile, unwatchFile } from "node:fs";
 import { readFile, writeFile, rename, stat } from "node:fs/promises";
@@ -32,13 +34,21 @@ export type KeyFileContent = v.InferOutput<typeof KeyFileSchema>;
 
 /** Reads and validates a keys file; a missing file is an empty list (keys are added by the CLI). */
 export async function readKeyFile(path: string): Promise<ApiKey[]> {
-  let text: string;
+  const text = await readKeyText(path);
+  return text === undefined ? [] : parseKeyText(text, path);
+}
+
+/** The file's text; undefined when there is no file. */
+async function readKeyText(path: string): Promise<string | undefined> {
   try {
-    text = await readFile(path, "utf8");
+    return await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
+}
+
+function parseKeyText(text: string, path: string): ApiKey[] {
   let data: unknown;
   try {
     data = path.endsWith(".json") ? JSON.parse(text) : YAML.parse(text);
@@ -92,7 +102,15 @@ export class KeyFile {
   /** Reads the file again now (the watcher does this within a second of a change). */
   async reload(): Promise<void> {
     try {
-      this.current = await readKeyFile(this.path);
+      const text = await readKeyText(this.path);
+      if (text === undefined || text.trim() === "") {
+        this.log.error(
+          `API keys file ${this.path} is ${text === undefined ? "gone" : "empty"}: the ${this.current.length} key(s) in force stay until a valid file appears ` +
+            "(to revoke every key, write 'keys: []').",
+        );
+        return;
+      }
+      this.current = parseKeyText(text, this.path);
       this.log.info(`API keys reloaded from ${this.path}: ${this.current.length} key(s)`);
     } catch (error) {
       this.log.error(`API keys not reloaded, the previous ones stay in force: ${(error as Error).message}`);

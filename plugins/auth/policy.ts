@@ -7,8 +7,8 @@
  * - `docs` (the OpenAPI document and pages): any valid key, when docs are protected.
  * No key → 401, an unknown key → 401, a key without the scope or the pipeline → 403.
  */
-import { allow, deny, type AccessDecision, type AccessScope } from "svc";
-import { findKey, type ApiKey, type KeyScope } from "./api-keys.js";
+import { allow, deny, type AccessDecision, type AccessScope, type Principal } from "svc";
+import type { ApiKey, KeyScope } from "./api-keys.js";
 
 export interface KeyPolicyOptions {
   /** Whether the docs pages need a key too. */
@@ -22,6 +22,11 @@ function grants(key: ApiKey, scope: KeyScope): boolean {
   return key.scopes.includes(scope) || key.scopes.includes("admin");
 }
 
+/** The caller a key stands for: its hash identifies it (a rotated key is a new owner of new files). */
+export function principalOf(key: ApiKey): Principal {
+  return { id: key.hash, name: key.name, admin: key.scopes.includes("admin"), ...(key.pipelines ? { pipelines: key.pipelines } : {}) };
+}
+
 /** A key's right to run one pipeline; undefined when it may. */
 export function pipelineRefusal(key: ApiKey, pipeline: string): AccessDecision | undefined {
   if (key.scopes.includes("admin") || !key.pipelines || key.pipelines.includes(pipeline)) return undefined;
@@ -29,17 +34,16 @@ export function pipelineRefusal(key: ApiKey, pipeline: string): AccessDecision |
 }
 
 /**
- * Decides one request; undefined leaves it to the scope's own policy (traces: operator access;
+ * Decides one request (`key`: the stored key matching the `presented` one); undefined leaves it to the scope's own policy (traces: operator access;
  * docs when not protected; scopes this plugin does not know).
  */
 export function decide(
-  keys: readonly ApiKey[],
   options: KeyPolicyOptions,
   scope: AccessScope,
   presented: string | undefined,
+  key: ApiKey | undefined,
   pipeline?: string,
 ): AccessDecision | undefined {
-  const key = presented === undefined ? undefined : findKey(keys, presented);
   switch (scope) {
     case "traces":
       return key && grants(key, "traces") ? allow() : undefined;

@@ -63,19 +63,27 @@ export class YamlPipeline {
   }
 }
 
-export function loadYamlDeploy(request: DeploySourceRequest, registry: EngineRegistry, tracer: Tracer, resultShape: YamlResultShape = "hayhooks"): LoadedPipeline {
+export function loadYamlDeploy(
+  request: DeploySourceRequest,
+  registry: EngineRegistry,
+  tracer: Tracer,
+  resultShape: YamlResultShape = "hayhooks",
+  maxEntries?: number,
+): LoadedPipeline {
   const { source } = request.payload as { source: string };
   let doc;
   let io;
   let pipeline: Pipeline;
   try {
-    const data = parseYaml(source);
+    const data = parseYaml(source, maxEntries);
     doc = readPipelineDocument(data);
     const parsedIo = v.safeParse(IoSpec, data);
     if (!parsedIo.success) throw new PipelineError(`Invalid inputs/outputs: ${parsedIo.issues.map((i) => i.message).join("; ")}`);
     io = parsedIo.output;
     pipeline = pipelineFromDocument(doc, registry);
   } catch (error) {
+    // Too large (413) is not a matter of content.
+    if (error instanceof HttpError && error.status === 413) throw error;
     throw bad(`Invalid YAML pipeline '${request.name}': ${messageOf(error)}`, error);
   }
   const declaredInputs = Object.entries(io.inputs ?? {});

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import YAML, { type Tags } from "yaml";
-import { formatIssues, messageOf } from "svc";
+import { DEFAULT_MAX_YAML_ENTRIES, HttpError, formatIssues, messageOf, parseYamlText } from "svc";
 import { Secret } from "./dataclasses/secret.js";
 import { PipelineError } from "./pipeline/errors.js";
 import { Pipeline } from "./pipeline/pipeline.js";
@@ -29,15 +29,16 @@ const PipelineYaml = v.looseObject({
 });
 export type PipelineDocument = v.InferOutput<typeof PipelineYaml>;
 
-/** Parses YAML text safely; errors carry line and column. */
-export function parseYaml(text: string): unknown {
-  const doc = YAML.parseDocument(text, { customTags: [tupleTag], uniqueKeys: true, prettyErrors: true });
-  const problems = [...doc.errors, ...doc.warnings];
-  if (problems.length) throw new PipelineError(`Invalid YAML: ${problems.map((p) => p.message).join("; ")}`);
+/**
+ * Parses YAML text safely, in time linear in its size; errors carry line and column. More than
+ * `maxEntries` keys and list items is a 413 (HttpError), any other problem a PipelineError.
+ */
+export function parseYaml(text: string, maxEntries = DEFAULT_MAX_YAML_ENTRIES): unknown {
   try {
-    return doc.toJS({ maxAliasCount: 100 });
+    return parseYamlText(text, { customTags: [tupleTag], maxEntries });
   } catch (error) {
-    throw new PipelineError(`Invalid YAML: ${messageOf(error)}`);
+    if (error instanceof HttpError) throw error;
+    throw new PipelineError((error as Error).message);
   }
 }
 

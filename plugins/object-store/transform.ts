@@ -5,7 +5,8 @@
  * parsed first and the result written back in the same format. jq is the real jq, compiled to
  * WebAssembly (`jq-wasm`), loaded on first use.
  */
-import { stringify as toYaml, parse as parseYaml } from "yaml";
+import { stringify as toYaml } from "yaml";
+import { parseYamlText } from "svc";
 import { ExplorerError, type Explorer } from "./explorer.js";
 import { typeName } from "./render.js";
 
@@ -74,7 +75,7 @@ function parsed(value: unknown): { data: unknown; format: Format } {
     // not JSON
   }
   try {
-    const data = parseYaml(value);
+    const data = parseYamlText(value);
     if (data !== null && data !== undefined && typeof data !== "string") return { data, format: "yaml" };
   } catch {
     // not YAML either: the raw string

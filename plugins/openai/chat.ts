@@ -27,7 +27,7 @@ export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fil
   const handler = async (c: RequestContext): Promise<unknown> => {
     const body = await c.json(ChatCompletionRequest);
     const pipeline = pipelineForModel(kernel, c, body.model, "runChatCompletion", body.stream === true);
-    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline));
+    const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline), c.state.principal);
     const chunks = { events: body.stream ? options.events : false };
     const args = [body.model, body.messages, body];
     let invocation;

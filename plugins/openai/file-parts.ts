@@ -3,10 +3,10 @@
  * completion messages carry `{type: "file", file: {file_id}}` or `{type: "file", file:
  * {file_data, filename}}` parts; Responses input items `{type: "input_file", file_id}` or
  * `{type: "input_file", file_data, filename}`. An id is read from the file store (404 when unknown
- * or expired); `file_data` is a base64 data URL (or bare base64). Each file id counts once, in the
+ * or expired, or uploaded by another API key); `file_data` is a base64 data URL (or bare base64). Each file id counts once, in the
  * order of first mention. Other parts (`file_url`, images) are left to the wrapper, in the request.
  */
-import { HttpError, UploadedFile, extensionOf } from "svc";
+import { HttpError, UploadedFile, extensionOf, ownedBy, type Principal } from "svc";
 import { contentTypeOf } from "./content-type.js";
 import type { FileStore } from "./file-store.js";
 import { noSuchFile } from "./files.js";
@@ -65,11 +65,11 @@ function inlineFile(ref: { data: string; filename?: string }, index: number, max
 
 /**
  * The files `refs` name, read from `store` (created only when an id needs it). Ids are read in
- * parallel; an unknown one is a 404 naming it — unless `ownIds`: the pipeline took the uploads
- * over (`runFileUpload`) and resolves its own ids from the request, so ids svc's store does not
- * know are left to it.
+ * parallel; an unknown one, or another caller's (`principal`), is a 404 naming it — unless
+ * `ownIds`: the pipeline took the uploads over (`runFileUpload`) and resolves its own ids from the
+ * request, so ids svc's store does not know are left to it.
  */
-export async function resolveFiles(refs: readonly FileRef[], store: () => FileStore, maxBytes: number, ownIds = false): Promise<ChatFile[]> {
+export async function resolveFiles(refs: readonly FileRef[], store: () => FileStore, maxBytes: number, ownIds = false, principal?: Principal): Promise<ChatFile[]> {
   const seen = new Set<string>();
   const pending = refs.flatMap((ref, index): Promise<ChatFile | undefined>[] => {
     if (!("id" in ref)) return [Promise.resolve(inlineFile(ref, index, maxBytes))];
@@ -83,6 +83,7 @@ export async function resolveFiles(refs: readonly FileRef[], store: () => FileSt
             if (ownIds) return undefined;
             throw noSuchFile(ref.id);
           }
+          if (!ownedBy(file.record.owner, principal)) throw noSuchFile(ref.id);
           return new ChatFile(file.record.filename, file.record.content_type, file.data, file.record.id);
         }),
     ];

@@ -18,6 +18,8 @@ export interface FileRecord {
   /** Unix seconds, or null for a file kept until deleted. */
   readonly expires_at: number | null;
   readonly content_type: string;
+  /** The principal id of the uploader (svc:auth: its key); absent for uploads made without auth. */
+  readonly owner?: string;
 }
 
 export interface NewFile {
@@ -25,6 +27,7 @@ export interface NewFile {
   readonly purpose: string;
   readonly contentType: string;
   readonly data: Buffer;
+  readonly owner?: string;
 }
 
 export interface FileStore {
@@ -57,6 +60,7 @@ export function newRecord(file: NewFile, ttlSeconds: number, nowMs = Date.now())
     created_at: created,
     expires_at: ttlSeconds > 0 ? created + ttlSeconds : null,
     content_type: file.contentType,
+    ...(file.owner === undefined ? {} : { owner: file.owner }),
   };
 }
 

@@ -5,10 +5,12 @@
  * The store is chosen on first use: a host's `FILE_STORE`, else the object store when
  * svc:object-store is loaded (shared by workers and hosts with its Redis backend), else memory.
  * A deployed wrapper with `runFileUpload` takes uploads over (file-upload-handlers.ts).
+ * With svc:auth, a file belongs to the key that uploaded it: other keys neither list, read, delete
+ * nor use it (404, as for an unknown id); an admin key sees every file. Without auth, files are shared.
  */
 import { basename } from "node:path";
 import * as v from "valibot";
-import { HttpError, OBJECT_STORE, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc";
+import { HttpError, OBJECT_STORE, ownedBy, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc";
 import { MemoryFileStore, fileObject, type FileStore } from "./file-store.js";
 import { ObjectFileStore } from "./object-file-store.js";
 import { contentTypeOf } from "./content-type.js";
@@ -74,13 +76,14 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
   const tags = ["openai"];
   const found = async (c: RequestContext) => {
     const record = await storeOf().info(c.params.id!);
-    if (!record) throw noSuchFile(c.params.id!);
+    if (!record || !ownedBy(record.owner, c.state.principal)) throw noSuchFile(c.params.id!);
     return record;
   };
 
   const upload = async (c: RequestContext) => {
     // Room for the purpose field and the part headers around the file.
-    const form = await readMultipart(c.req, { maxFileBytes, maxTotalBytes: maxFileBytes + 64 * 1024, maxFiles: 1 }, "file");
+    const limits = { maxFileBytes, maxTotalBytes: maxFileBytes + 64 * 1024, maxFiles: 1, maxParts: kernel.settings.maxMultipartParts, idleMs: kernel.settings.bodyTimeout * 1000 };
+    const form = await readMultipart(c.req, limits, "file");
     const file = form.files[0];
     if (!file) throw new HttpError(400, "Missing required parameter: 'file' (a multipart file part named 'file').");
     const purpose = form.fields.get("purpose")?.at(-1);
@@ -93,13 +96,15 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
     const contentType = contentTypeOf(file.contentType, filename);
     const handler = handlers?.current();
     if (handler) return handlers!.upload(c, handler, { filename, contentType, data: file.data, purpose });
-    const record = await storeOf().put({ filename, purpose, contentType, data: file.data });
+    const owner = c.state.principal?.id;
+    const record = await storeOf().put({ filename, purpose, contentType, data: file.data, owner });
     return fileObject(record);
   };
 
   const list = async (c: RequestContext) => {
     const query = parseOr400(ListQuery, c.query);
-    let records = (await storeOf().list()).filter((r) => !query.purpose || r.purpose === query.purpose);
+    const principal = c.state.principal;
+    let records = (await storeOf().list()).filter((r) => ownedBy(r.owner, principal) && (!query.purpose || r.purpose === query.purpose));
     if (query.order === "desc") records = records.reverse();
     if (query.after) {
       const at = records.findIndex((r) => r.id === query.after);
@@ -111,7 +116,7 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
 
   const content = async (c: RequestContext) => {
     const file = await storeOf().read(c.params.id!);
-    if (!file) throw noSuchFile(c.params.id!);
+    if (!file || !ownedBy(file.record.owner, c.state.principal)) throw noSuchFile(c.params.id!);
     // Never the uploaded type: an HTML upload must not run as a page of this origin.
     c.res.writeHead(200, {
       "content-type": "application/octet-stream",
@@ -124,6 +129,7 @@ export function registerFileRoutes(kernel: PluginApi<typeof openaiSettings>, sto
 
   const remove = async (c: RequestContext) => {
     const id = c.params.id!;
+    await found(c);
     if (!(await storeOf().delete(id))) throw noSuchFile(id);
     return { id, object: "file", deleted: true };
   };

@@ -1,20 +1,23 @@
 /**
  * @module `GET /v1/models` and `GET /models`: every deployed pipeline with a chat method, in
  * OpenAI's list format, in deploy order. Built from the registry on each request (one pass, no
- * I/O); `created` is the deploy time.
+ * I/O); `created` is the deploy time. A caller limited to some pipelines (an API key with a
+ * pipeline list) sees only those.
  */
-import { REGISTRY, type PluginApi } from "svc";
+import { REGISTRY, type PluginApi, type RequestContext } from "svc";
 import { ModelList } from "./schemas.js";
 
 export function registerModelRoutes(kernel: PluginApi): void {
   const registry = kernel.resolve(REGISTRY);
-  const list = () => ({
-    object: "list",
-    data: registry
+  const list = (c: RequestContext) => {
+    const principal = c.state.principal;
+    const allowed = principal?.admin ? undefined : principal?.pipelines;
+    const data = registry
       .list()
-      .filter((p) => p.capabilities.chat)
-      .map((p) => ({ id: p.name, name: p.name, object: "model", created: Math.floor(p.deployedAt.getTime() / 1000), owned_by: "svc" })),
-  });
+      .filter((p) => p.capabilities.chat && (!allowed || allowed.includes(p.name)))
+      .map((p) => ({ id: p.name, name: p.name, object: "model", created: Math.floor(p.deployedAt.getTime() / 1000), owned_by: "svc" }));
+    return { object: "list", data };
+  };
   for (const [i, path] of ["/v1/models", "/models"].entries()) {
     kernel.route("GET", path, list, {
       scope: "run",

@@ -4,6 +4,7 @@
  * event, usage, or a whole Response a wrapper built itself).
  */
 import { randomBytes } from "node:crypto";
+import { HttpError } from "svc";
 
 export type Json = Record<string, unknown>;
 
@@ -23,6 +24,19 @@ export function newResponseBase(model: string): ResponseBase {
   return { id: newId("resp"), created_at: Math.floor(Date.now() / 1000), model };
 }
 
+/** OpenAI's `response.error`: a code (`server_error`, `rate_limit_exceeded`, …) and a message. */
+export interface ResponseError {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The `response.error` of a failure: OpenAI's codes, never an exception's class name. */
+export function responseError(error: unknown): ResponseError {
+  const status = error instanceof HttpError ? error.status : 500;
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: status === 429 ? "rate_limit_exceeded" : "server_error", message };
+}
+
 export type ResponseStatus = "in_progress" | "completed" | "failed";
 
 export interface Usage {
@@ -39,7 +53,7 @@ export function responseBody(
   status: ResponseStatus,
   output: readonly Json[],
   usage: Usage | null,
-  error: { message: string; type: string } | null = null,
+  error: ResponseError | null = null,
 ): Json {
   return { id: base.id, object: "response", created_at: base.created_at, status, model: base.model, output: [...output], usage, error, incomplete_details: null };
 }

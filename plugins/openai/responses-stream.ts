@@ -12,9 +12,11 @@ import {
   newId,
   readItem,
   responseBody,
+  responseError,
   type CallDelta,
   type Json,
   type ResponseBase,
+  type ResponseError,
   type Usage,
 } from "./response-object.js";
 
@@ -84,13 +86,12 @@ export class ResponseState {
   /** A failure: close the open item, then `response.failed` with the error. */
   fail(error: unknown): ResponseEvent[] {
     const events = this.close();
-    const cause = error instanceof Error ? { message: error.message, type: error.constructor.name || error.name } : { message: String(error), type: "Error" };
-    events.push(event("response.failed", { response: this.body("failed", cause) }));
+    events.push(event("response.failed", { response: this.body("failed", responseError(error)) }));
     return events;
   }
 
   /** The response as it stands (after `complete` or `close`). */
-  body(status: "completed" | "failed" = "completed", error: { message: string; type: string } | null = null): Json {
+  body(status: "completed" | "failed" = "completed", error: ResponseError | null = null): Json {
     return responseBody(this.base, status, this.output, this.usage ?? { ...ZERO_USAGE }, error);
   }
 

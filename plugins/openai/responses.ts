@@ -61,7 +61,7 @@ export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>,
     const body = (await c.json(ResponsesRequest)) as v.InferOutput<typeof ResponsesRequest> & Record<string, unknown>;
     const pipeline = pipelineForModel(kernel, c, body.model, "runResponse", body.stream === true);
     const input = normalizeResponseInput(body.input);
-    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline));
+    const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline), c.state.principal);
     const args = [body.model, input, body];
     const chunks = body.stream ? { events: uiEvents } : undefined;
     const invocation = await kernel.invoke({ pipeline, method: "runResponse", transport: "openai", input: body, args, files, chunks, request: c });

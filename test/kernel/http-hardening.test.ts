@@ -65,7 +65,7 @@ function parse(text: string): { status: number; headers: string; body: unknown }
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head!)?.[1]), headers: head!.toLowerCase(), body: body ? JSON.parse(body) : undefined };
 }
 
-test("errors of Node's HTTP parser get the error body and the right status", () =>
+test("errors of Node's HTTP parser, an unsupported Expect and CONNECT get the error body and the right status", () =>
   withKernel({}, async ({ url }) => {
     const cases: [string, number][] = [
       ["GARBAGE\r\n\r\n", 400],
@@ -73,6 +73,10 @@ test("errors of Node's HTTP parser get the error body and the right status", () 
       ["BREW / HTTP/1.1\r\nHost: localhost\r\n\r\n", 501],
       [`GET /${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`, 431],
       [`GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"b".repeat(20_000)}\r\n\r\n`, 431],
+      ["POST /raw HTTP/1.1\r\nHost: localhost\r\nExpect: something-else\r\nContent-Length: 2\r\n\r\n{}", 417],
+      ["CONNECT localhost:80 HTTP/1.1\r\nHost: localhost\r\n\r\n", 405],
+      ["PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400],
+      ["GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n", 400],
     ];
     for (const [bytes, status] of cases) {
       const { text } = await rawExchange(url, bytes);

@@ -128,7 +128,7 @@ test("loopback guard: foreign Host or Origin gets 403; loopback names pass", () 
     const evilHost = await rawRequest(`${url}/echo`, { headers: { host: `attacker.example:${port}` } });
     assert.is(evilHost.status, 403);
     assert.equal(JSON.parse(evilHost.body), {
-      error: { message: `Host 'attacker.example:${port}' is not allowed for a loopback server.`, type: "permission_error", code: 403 },
+      error: { message: `Host 'attacker.example:${port}' is not allowed: it is not a loopback name or a name in SERVICE_ALLOWED_HOSTS.`, type: "permission_error", code: 403 },
     });
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "localhost"]) {
       assert.is((await rawRequest(`${url}/echo`, { headers: { host } })).status, 200, host);
@@ -139,11 +139,12 @@ test("loopback guard: foreign Host or Origin gets 403; loopback names pass", () 
     assert.is((await rawRequest(`${url}/echo`, { headers: { origin: "http://localhost:5173" } })).status, 200);
   }));
 
-test("no loopback guard when bound to all interfaces", () =>
-  withKernel({ host: "0.0.0.0" }, async ({ kernel, url }) => {
+test("bound to all interfaces, a Host listed in SERVICE_ALLOWED_HOSTS passes, others get 403", () =>
+  withKernel({ host: "0.0.0.0", allowedHosts: ["svc.example.com"] }, async ({ kernel, url }) => {
     assert.is(kernel.settings.host, "0.0.0.0");
     const res = await rawRequest(`${url}/echo`, { headers: { host: "svc.example.com", origin: "https://app.example.com" } });
     assert.is(res.status, 200);
+    assert.is((await rawRequest(`${url}/echo`, { headers: { host: "app.example.com" } })).status, 403);
   }));
 
 test("CORS: no headers unless origins are configured", () =>
@@ -191,7 +192,7 @@ test("a route with a scope is authorized through the auth hook", () =>
     const res = await fetch(`${url}/operator`);
     assert.is(res.status, 401);
     assert.equal(await res.json(), {
-      error: { message: "Operator access is required for the trace API: send Authorization: Bearer <token>.", type: "authentication_error", code: 401 },
+      error: { message: "Operator access is required: send Authorization: Bearer <token> (SERVICE_TRACING_TOKEN, or the local operator credential).", type: "authentication_error", code: 401 },
     });
   }));
 

@@ -8,7 +8,7 @@
  */
 import type { MarkdownIt as Parser, Token } from "markdown-it";
 import * as v from "valibot";
-import YAML from "yaml";
+import { parseYamlText } from "svc";
 import type { ComponentContext } from "../component.js";
 import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 import { decodeStrict } from "./text-file-to-document.js";
@@ -94,7 +94,7 @@ export class MarkdownToDocument extends SourcesConverter<v.InferOutput<typeof In
     let parsed: unknown;
     try {
       // JSON round trip as Haystack does (dates and other values become strings).
-      parsed = JSON.parse(JSON.stringify(YAML.parse(match.groups!.frontmatter!, { schema: "core" }) ?? {})) ?? {};
+      parsed = JSON.parse(JSON.stringify(parseYamlText(match.groups!.frontmatter!, { schema: "core" }) ?? {})) ?? {};
     } catch (error) {
       warn(`Could not parse YAML frontmatter in ${describe(source)}. Keeping it as content. Error: ${(error as Error).message}`);
       return [text, {}];

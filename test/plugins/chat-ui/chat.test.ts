@@ -54,8 +54,8 @@ it("streams an answer with status steps, a toast, a source and a details block",
     const toast = page.locator(".toast.success");
     assert.is(await toast.locator(".toast-text").innerText(), "Answer complete");
 
-    const source = answer.getByRole("link", { name: "svc README" });
-    assert.is(await source.getAttribute("href"), "https://github.com/svc/svc/blob/main/docs/openai.md#open-webui");
+    const source = answer.getByRole("link", { name: "Open WebUI documentation" });
+    assert.is(await source.getAttribute("href"), "https://docs.openwebui.com/");
     assert.is(await source.getAttribute("target"), "_blank");
     assert.is(await source.getAttribute("rel"), "noopener noreferrer");
     assert.match(await answer.locator(".snippet").innerText(), /serves every pipeline/);

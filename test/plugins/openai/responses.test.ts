@@ -288,7 +288,7 @@ test("a mid-stream failure finalises the open item, then response.failed; the st
     assert.equal(events.map((e) => e.type).slice(-4), ["response.output_text.done", "response.content_part.done", "response.output_item.done", "response.failed"]);
     const failed = events.at(-1).response;
     assert.is(failed.status, "failed");
-    assert.equal(failed.error, { message: "the model went away", type: "TypeError" });
+    assert.equal(failed.error, { code: "server_error", message: "the model went away" }, "OpenAI's error object, not the exception's class");
     assert.is(failed.output[0].content[0].text, "partial");
     assert.ok(k.logs.some((l) => l.includes("the model went away")), "failure logged");
     // A plain reader sees a complete, cleanly ended body.
