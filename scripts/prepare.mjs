@@ -11,7 +11,11 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 if (process.env.npm_command === "exec" && existsSync(new URL("../dist/cli/index.js", import.meta.url))) process.exit(0);
 
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const { status, signal } = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
-if (signal) process.kill(process.pid, signal);
-process.exit(status ?? 1);
+// tsc, then tsc-alias: compiled files import the package as `svc` (tsconfig paths); tsc-alias
+// turns those into relative paths, so they load under the published name too.
+const require = createRequire(import.meta.url);
+for (const bin of ["typescript/bin/tsc", "tsc-alias/dist/bin/index.js"]) {
+  const { status, signal } = spawnSync(process.execPath, [require.resolve(bin), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
+  if (signal) process.kill(process.pid, signal);
+  if (status !== 0) process.exit(status ?? 1);
+}
