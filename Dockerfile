@@ -19,7 +19,7 @@ COPY README.md ./
 # Only what the package's `files` ships is compiled: tests, bench and examples stay out.
 RUN printf '{"extends":"./tsconfig.json","include":["kernel","plugins","cli","host"]}' > tsconfig.image.json \
  && node_modules/.bin/tsc -p tsconfig.image.json \
- && node_modules/.bin/tsc-alias -p tsconfig.image.json \
+ && node scripts/resolve-self-imports.mjs \
  && node scripts/vendor-assets.mjs \
  && npm pack --ignore-scripts --pack-destination /tmp/package
 

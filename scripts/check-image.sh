@@ -48,7 +48,14 @@ make_base() {
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
   ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
   rm -rf "$root/var/cache/apt/archives"/*.deb "$root/var/lib/apt/lists"/*
-  tar -C "$root" -c . | podman import --change 'CMD ["node"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - "$BASE_IMAGE" >/dev/null
+  # This machine reaches the npm registry through its own certificate authority: the base image
+  # trusts what the machine trusts (the build's `npm ci` runs inside it).
+  local changes=(--change 'CMD ["node"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin')
+  if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+    mkdir -p "$root/usr/local/share/ci-ca" && cp "$NODE_EXTRA_CA_CERTS" "$root/usr/local/share/ci-ca/ca.crt"
+    changes+=(--change 'ENV NODE_EXTRA_CA_CERTS=/usr/local/share/ci-ca/ca.crt')
+  fi
+  tar -C "$root" -c . | podman import "${changes[@]}" - "$BASE_IMAGE" >/dev/null
 }
 
 build_image() {

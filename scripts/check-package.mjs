@@ -50,9 +50,9 @@ try {
     // dist/ is the build the test runs just made: skip `prepare` (a second full compile), run
     // `prepack`'s step directly.
     run(process.execPath, [join(root, "scripts/vendor-assets.mjs")]);
-    run("npm", ["pack", "--ignore-scripts", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+    run("npm", ["pack", "--ignore-scripts", "--loglevel=error", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
     const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
-    run("npm", ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", join(work, tarball)], { stdio: ["ignore", "ignore", "inherit"] });
+    run("npm", ["install", "-g", "--loglevel=error", "--prefix", prefix, "--no-audit", "--no-fund", join(work, tarball)], { stdio: ["ignore", "ignore", "inherit"] });
     console.log(`  installed size with dependencies: ${run("du", ["-sh", prefix]).split("\t")[0]}`);
     const mb = Number(run("du", ["-sm", prefix]).split("\t")[0]);
     if (mb > 150) throw new Error(`the install takes ${mb} MB (limit 150)`);

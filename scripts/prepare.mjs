@@ -11,11 +11,11 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 if (process.env.npm_command === "exec" && existsSync(new URL("../dist/cli/index.js", import.meta.url))) process.exit(0);
 
-// tsc, then tsc-alias: compiled files import the package as `svc` (tsconfig paths); tsc-alias
-// turns those into relative paths, so they load under the published name too.
-const require = createRequire(import.meta.url);
-for (const bin of ["typescript/bin/tsc", "tsc-alias/dist/bin/index.js"]) {
-  const { status, signal } = spawnSync(process.execPath, [require.resolve(bin), "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
+// tsc, then the rewrite of `svc` imports into relative paths (scripts/resolve-self-imports.mjs),
+// so compiled files load under the published name too.
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+for (const args of [[tsc, "-p", "tsconfig.json"], [fileURLToPath(new URL("resolve-self-imports.mjs", import.meta.url))]]) {
+  const { status, signal } = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
   if (signal) process.kill(process.pid, signal);
   if (status !== 0) process.exit(status ?? 1);
 }
