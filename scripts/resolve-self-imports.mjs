@@ -19,7 +19,7 @@ const targets = new Map(Object.entries(paths).map(([spec, [source]]) => [spec, j
 function specifiers(file, text) {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".d.ts") ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   const found = [];
-  const add = (node) => node && ts.isStringLiteralLike(node) && targets.has(node.text) && found.push(node);
+  const add = (node) => node && ts.isStringLiteralLike(node) && targets.has(node.text) && found.push({ start: node.getStart(source) + 1, text: node.text });
   const visit = (node) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node.moduleSpecifier);
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0]);
@@ -40,11 +40,10 @@ for (const name of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
   if (nodes.length === 0) continue;
   let out = text;
   // Back to front, so earlier positions stay valid.
-  for (const node of nodes.sort((a, b) => b.getStart() - a.getStart())) {
-    let rel = relative(dirname(file), targets.get(node.text)).split(sep).join("/");
+  for (const { start, text: spec } of nodes.sort((a, b) => b.start - a.start)) {
+    let rel = relative(dirname(file), targets.get(spec)).split(sep).join("/");
     if (!rel.startsWith(".")) rel = `./${rel}`;
-    const start = node.getStart(node.getSourceFile()) + 1;
-    out = out.slice(0, start) + rel + out.slice(start + node.text.length);
+    out = out.slice(0, start) + rel + out.slice(start + spec.length);
   }
   writeFileSync(file, out);
   changed++;
