@@ -32,7 +32,16 @@ export type ModuleLoader = (specifier: string) => Promise<unknown>;
 
 const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
 
-/** `svc` → dist/kernel/index.js, `svc/<sub>` → its export, from our package.json. */
+/**
+ * The package name we import as: `svc` is what wrappers written before the package was published
+ * import (and what this repository's own code imports); it stays an alias of the published name.
+ */
+export const LEGACY_PACKAGE_NAME = "svc";
+
+/**
+ * `<name>` → dist/kernel/index.js, `<name>/<sub>` → its export, from our package.json, under both
+ * the published name (`@svc-serve/svc`) and `svc`.
+ */
 function svcAliases(): Record<string, string> {
   const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
     name: string;
@@ -42,7 +51,7 @@ function svcAliases(): Record<string, string> {
   for (const [key, target] of Object.entries(pkg.exports)) {
     const file = typeof target === "string" ? target : target.import;
     if (!file || !file.endsWith(".js")) continue;
-    aliases[key === "." ? pkg.name : `${pkg.name}/${key.slice(2)}`] = join(packageRoot, file);
+    for (const name of new Set([pkg.name, LEGACY_PACKAGE_NAME])) aliases[key === "." ? name : `${name}/${key.slice(2)}`] = join(packageRoot, file);
   }
   return aliases;
 }

@@ -11,7 +11,11 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 if (process.env.npm_command === "exec" && existsSync(new URL("../dist/cli/index.js", import.meta.url))) process.exit(0);
 
+// tsc, then the rewrite of `svc` imports into relative paths (scripts/resolve-self-imports.mjs),
+// so compiled files load under the published name too.
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const { status, signal } = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: root, stdio: "inherit" });
-if (signal) process.kill(process.pid, signal);
-process.exit(status ?? 1);
+for (const args of [[tsc, "-p", "tsconfig.json"], [fileURLToPath(new URL("resolve-self-imports.mjs", import.meta.url))]]) {
+  const { status, signal } = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
+  if (signal) process.kill(process.pid, signal);
+  if (status !== 0) process.exit(status ?? 1);
+}

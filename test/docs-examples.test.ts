@@ -76,6 +76,7 @@ function localise(text: string, port = svc.port): string {
   return text
     .replaceAll("localhost:1416", `127.0.0.1:${port}`)
     .replaceAll("node dist/cli/index.js", `"${process.execPath}" "${cliPath}"`)
+    .replaceAll("npx -p @svc-serve/svc svc", `"${process.execPath}" "${cliPath}"`)
     .replaceAll("npx svc", `"${process.execPath}" "${cliPath}"`);
 }
 
@@ -281,8 +282,9 @@ const runners: Record<string, () => Promise<void>> = {
 
   "mcp-claude-desktop": async () => {
     const { command, args } = JSON.parse(code("mcp-claude-desktop")).mcpServers.svc as { command: string; args: string[] };
-    assert.equal([command, args[0]], ["npx", "svc"]);
-    const argv = args.slice(1).map((a) => (a === "/path/to/pipelines" ? pipelinesCopy() : a));
+    // npx runs the `svc` command of our package (a bare `npx svc` would fetch npm's unrelated `svc`).
+    assert.equal([command, ...args.slice(0, 4)], ["npx", "-y", "-p", "@svc-serve/svc", "svc"]);
+    const argv = args.slice(4).map((a) => (a === "/path/to/pipelines" ? pipelinesCopy() : a));
     const client = new Client({ name: "docs", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, ...argv], env: cleanEnv(env()) as Record<string, string>, stderr: "ignore" }));
     try {
@@ -366,6 +368,43 @@ const runners: Record<string, () => Promise<void>> = {
       const notFound = await fetch(`${url}/anything`);
       assert.is(notFound.status, 404);
       assert.is(((await notFound.json()) as any).error.code, 404, "svc answers what the host does not");
+    } finally {
+      await host.stop();
+    }
+  },
+
+  "host-node-http": async () => {
+    const text = code("host-node-http")
+      .replace('"./pipelines"', JSON.stringify(pipelinesCopy()))
+      .replace(".listen(8080);", '.listen(0, "127.0.0.1", function () { console.log(`host on ${this.address().port}`); });');
+    const host = await startScript("host-node-http", text, /host on (\d+)/);
+    try {
+      const url = `http://127.0.0.1:${host.match[1]}`;
+      assert.is(await (await fetch(`${url}/host-health`)).text(), "ok");
+      // resolved only once the folder is deployed: the pipeline answers at once
+      const res = await fetch(`${url}/text_stats/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "one two" }) });
+      assert.is(res.status, 200, await res.clone().text());
+      assert.ok(((await res.json()) as { result: unknown }).result);
+    } finally {
+      await host.stop();
+    }
+  },
+
+  "host-fastify": async () => {
+    const text = code("host-fastify")
+      .replace('"./pipelines"', JSON.stringify(pipelinesCopy()))
+      .replace("await app.listen({ port: 8080 });", 'console.log(`host on ${new URL(await app.listen({ port: 0, host: "127.0.0.1" })).port}`);');
+    const host = await startScript("host-fastify", text, /host on (\d+)/);
+    try {
+      const url = `http://127.0.0.1:${host.match[1]}`;
+      assert.equal(await (await fetch(`${url}/`)).json(), { app: "the host" });
+      const res = await fetch(`${url}/ai/text_stats/run`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "one two" }) });
+      assert.is(res.status, 200, await res.clone().text());
+      assert.ok(((await res.json()) as { result: unknown }).result);
+      const bad = await fetch(`${url}/ai/text_stats/run`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+      assert.is(bad.status, 400, "svc reads the body itself and answers bad JSON");
+      const doc = (await (await fetch(`${url}/ai/openapi.json`)).json()) as { servers?: { url: string }[] };
+      assert.ok(JSON.stringify(doc.servers ?? []).includes("/ai"), "the OpenAPI document names the prefix");
     } finally {
       await host.stop();
     }

@@ -1,15 +1,17 @@
 /**
  * @module The docs pages' assets under `/docs-assets/<file>`: Swagger UI from `swagger-ui-dist`,
- * ReDoc's standalone bundle from `redoc`, and the two init scripts. Only these files are served
+ * ReDoc's standalone bundle from `redoc` (vendored into the published package), and the two init scripts. Only these files are served
  * (nothing else of the packages); each is read once, on first request, and kept in memory with an
  * ETag and a gzip copy. Source-map comments are dropped and ReDoc's remote logo is replaced, so a
  * page never asks for anything off this server.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { fileURLToPath } from "node:url";
 import { gzip as gzipCallback } from "node:zlib";
 import { HttpError, type PluginApi, type RequestContext } from "svc";
 import { REDOC_INIT, SWAGGER_INIT } from "./pages.js";
@@ -53,11 +55,16 @@ export const ASSETS: Readonly<Record<string, AssetSource>> = {
 };
 
 const require = createRequire(import.meta.url);
+/**
+ * The published package carries ReDoc's bundle here (scripts/vendor-assets.mjs) instead of depending
+ * on `redoc`, whose library dependencies the bundle does not need; a checkout reads node_modules.
+ */
+const vendored = (pkg: string) => fileURLToPath(new URL(`./vendor/${pkg}`, import.meta.url));
 
 async function load(source: AssetSource): Promise<LoadedAsset> {
   let text = source.text;
   if (text === undefined) {
-    const root = dirname(require.resolve(`${source.pkg}/package.json`));
+    const root = existsSync(vendored(source.pkg!)) ? vendored(source.pkg!) : dirname(require.resolve(`${source.pkg}/package.json`));
     text = await readFile(join(root, source.file!), "utf8");
   }
   const body = Buffer.from(source.rewrite ? source.rewrite(text) : text);

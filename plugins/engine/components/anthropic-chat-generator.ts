@@ -11,7 +11,12 @@ import type Anthropic from "@anthropic-ai/sdk";
 /** The SDK, loaded at the first request (it is large, and most servers never call Anthropic). */
 type Sdk = typeof import("@anthropic-ai/sdk");
 let sdk: Promise<Sdk> | undefined;
-const loadSdk = () => (sdk ??= import("@anthropic-ai/sdk"));
+const loadSdk = () => {
+  sdk ??= importOptional<Sdk>("@anthropic-ai/sdk", "AnthropicChatGenerator");
+  // a failed import (package not installed yet) is tried again on the next call
+  sdk.catch(() => (sdk = undefined));
+  return sdk;
+};
 import * as v from "valibot";
 import { traceHeaders } from "svc";
 import { Component, selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
@@ -21,6 +26,7 @@ import { Secret, secretParameter } from "../dataclasses/secret.js";
 import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
 import { chunkFromAnthropic, messageFromAnthropic, reasoningFromChunks, toAnthropicMessages } from "./anthropic-conversion.js";
 import { messageFromChunks, openAITools } from "./openai-conversion.js";
+import { importOptional } from "./optional-package.js";
 
 const ALLOWED_PARAMS = ["system", "tools", "tool_choice", "max_tokens", "metadata", "stop_sequences", "temperature", "top_p", "top_k", "extra_headers", "thinking", "output_config"];
 

@@ -10,6 +10,7 @@ import type { getDocumentProxy } from "unpdf";
 import * as v from "valibot";
 import type { ComponentContext } from "../component.js";
 import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
+import { importOptional } from "./optional-package.js";
 
 const Init = v.object({
   extraction_mode: v.optional(v.picklist(["plain", "layout"], "Unknown extraction mode. Supported modes are: ['plain', 'layout']"), "plain"),
@@ -56,7 +57,7 @@ export class PyPDFToDocument extends SourcesConverter<v.InferOutput<typeof Init>
   /** Every page's text, pages joined by "\f". */
   async extract(data: Uint8Array): Promise<string> {
     // Loaded on first use: PDF.js is large, and most servers never convert a PDF.
-    const { extractText, getDocumentProxy } = await import("unpdf");
+    const { extractText, getDocumentProxy } = await importOptional<typeof import("unpdf")>("unpdf", "PyPDFToDocument");
     // PDF.js takes ownership of the buffer it is given; pass a copy.
     const pdf = await getDocumentProxy(data.slice(), { isEvalSupported: false, useSystemFonts: false, verbosity: 0 });
     try {

@@ -79,7 +79,10 @@ export async function setupOpenTelemetry(log: Logger, env: NodeJS.ProcessEnv = p
     sdkModule = await import("@opentelemetry/sdk-node");
     otlp = protocol === "grpc" ? await import("@opentelemetry/exporter-trace-otlp-grpc") : await import("@opentelemetry/exporter-trace-otlp-proto");
   } catch (error) {
-    log.warn(`OpenTelemetry export is off: the SDK could not be loaded (${(error as Error).message})`);
+    const missing = (error as { code?: string }).code === "ERR_MODULE_NOT_FOUND";
+    // The SDK and exporters are optional peers of the published package (large, used only with OTLP).
+    const hint = missing ? `; install it: npm install @opentelemetry/sdk-node ${protocol === "grpc" ? "@opentelemetry/exporter-trace-otlp-grpc" : "@opentelemetry/exporter-trace-otlp-proto"}` : "";
+    log.warn(`OpenTelemetry export is off: the SDK could not be loaded (${(error as Error).message})${hint}`);
     return undefined;
   }
   const { api, exporter } = await tracerOf("svc");

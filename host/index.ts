@@ -1,0 +1,98 @@
+/**
+ * @module `@svc-serve/svc/host`: what a host application needs to serve pipelines from its own
+ * server. `createKernel` boots the kernel and deploys the pipelines folder before it resolves (as
+ * `svc run` does before listening); `defaultPlugins()` is the plugin set `svc run` loads; every
+ * built-in plugin is exported to add more (`mcpPlugin()`, `authPlugin()`, …).
+ */
+import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry, type PluginModule } from "svc";
+import { loadLauncherSettings } from "../cli/cli-settings.js";
+import { defaultPluginSpecs } from "../cli/default-plugins.js";
+import authPlugin from "../plugins/auth/index.js";
+import chatUiPlugin from "../plugins/chat-ui/index.js";
+import enginePlugin from "../plugins/engine/index.js";
+import limitsPlugin from "../plugins/limits/index.js";
+import managementPlugin from "../plugins/management/index.js";
+import mcpPlugin from "../plugins/mcp/index.js";
+import metricsPlugin from "../plugins/metrics/index.js";
+import monitoringPlugin from "../plugins/monitoring/index.js";
+import objectStorePlugin from "../plugins/object-store/index.js";
+import openaiPlugin from "../plugins/openai/index.js";
+import openapiPlugin from "../plugins/openapi/index.js";
+import platformPlugin from "../plugins/platform/index.js";
+import runApiPlugin from "../plugins/run-api/index.js";
+import tracingPlugin from "../plugins/tracing/index.js";
+
+export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc";
+export {
+  authPlugin,
+  chatUiPlugin,
+  enginePlugin,
+  limitsPlugin,
+  managementPlugin,
+  mcpPlugin,
+  metricsPlugin,
+  monitoringPlugin,
+  objectStorePlugin,
+  openaiPlugin,
+  openapiPlugin,
+  platformPlugin,
+  runApiPlugin,
+  tracingPlugin,
+};
+
+/** The built-in plugins by the name a config file uses (`use: svc:<name>`). */
+const BUILTINS: Readonly<Record<string, PluginModule>> = {
+  "svc:auth": authPlugin,
+  "svc:chat-ui": chatUiPlugin,
+  "svc:engine": enginePlugin,
+  "svc:limits": limitsPlugin,
+  "svc:management": managementPlugin,
+  "svc:mcp": mcpPlugin,
+  "svc:metrics": metricsPlugin,
+  "svc:monitoring": monitoringPlugin,
+  "svc:object-store": objectStorePlugin,
+  "svc:openai": openaiPlugin,
+  "svc:openapi": openapiPlugin,
+  "svc:platform": platformPlugin,
+  "svc:run-api": runApiPlugin,
+  "svc:tracing": tracingPlugin,
+};
+
+/**
+ * The plugins `svc run` loads, in its order. The settings that choose them (`tracingEnabled`,
+ * `chatUiEnabled`, `monitoringEnabled`, `metricsEnabled`) are read from `settings` — pass the same
+ * object as to `createKernel` — and default as in `svc run`; `env` only tells whether OpenTelemetry
+ * export is configured (tracing is then loaded even without the trace API).
+ */
+export function defaultPlugins(settings: KernelOptions["settings"] = {}, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
+  const launcher = loadLauncherSettings({ overrides: settings });
+  return defaultPluginSpecs(launcher, env).map(({ use }) => {
+    const plugin = BUILTINS[use];
+    if (!plugin) throw new Error(`no built-in plugin ${use}`);
+    // Built-in factories build their plugin synchronously; objects are used as they are.
+    return (typeof plugin === "function" ? plugin() : plugin) as KernelPlugin;
+  });
+}
+
+export interface HostKernelOptions extends KernelOptions {
+  /** Deploy the pipelines folder before resolving (default true), as `svc run` does before listening. */
+  readonly deploy?: boolean;
+}
+
+/**
+ * Boots a kernel and deploys every pipeline of `settings.pipelinesDir` (default `./pipelines`);
+ * `kernel.handler` then serves them inside the host's own `node:http` server (or under a prefix of
+ * Express, Fastify, …). Close it with `kernel.close()`.
+ */
+export async function createKernel(options: HostKernelOptions = {}): Promise<Kernel> {
+  const { deploy = true, ...kernelOptions } = options;
+  const kernel = await bootKernel(kernelOptions);
+  if (!deploy) return kernel;
+  try {
+    await kernel.deployer.deployAll();
+  } catch (error) {
+    await kernel.close();
+    throw error;
+  }
+  return kernel;
+}
