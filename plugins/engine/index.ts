@@ -49,7 +49,8 @@ export { Agent, type AgentInputs, type AgentParams } from "./components/agent.js
 export { State, mergeLists, replaceValues, type StateSchema, type StateField } from "./components/agent-state.js";
 export { ToolInvoker, ToolNotFoundError, runToolCalls, type RunToolCallsOptions } from "./components/tool-invoker.js";
 export { Tool, tool, ToolInvocationError, TOOL_TYPE, type ToolInit, type ToolFunction, type ToolContext, type ToolSpec, type JsonSchema } from "./tool.js";
-export { InMemoryDocumentStore, DuplicatePolicy, DocumentStoreError, DuplicateDocumentError } from "./document-store.js";
+export { InMemoryDocumentStore, DuplicatePolicy, DocumentStoreError, DuplicateDocumentError, parseDuplicatePolicy } from "./document-store.js";
+export { applyFilterPolicy, parseFilterPolicy, FilterError, type Filters, type FilterPolicy } from "./filters.js";
 export { InMemoryBM25Retriever } from "./components/in-memory-bm25-retriever.js";
 export { InMemoryEmbeddingRetriever } from "./components/in-memory-embedding-retriever.js";
 export { MultiQueryEmbeddingRetriever } from "./components/multi-query-embedding-retriever.js";
