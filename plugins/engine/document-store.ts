@@ -7,13 +7,19 @@
  * and so do embedding retrieval's similarity scores (dot product or cosine, scaled or not).
  */
 import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { BM25_ALGORITHMS, BM25_SCALING_FACTOR, Bm25Index, expit, topIndexes, type Bm25Algorithm } from "./bm25.js";
 import { pythonRegExp } from "./components/python-regex.js";
 import { Document } from "./dataclasses/document.js";
-import { documentMatchesFilter, INVALID_FILTER_SYNTAX, type Filters } from "./filters.js";
+import { addAsyncForms, type AsyncForms, type ExtendedDocumentStore, type MetadataFieldMinMax, type MetadataFieldsInfo } from "./document-store-protocol.js";
+import { documentMatchesFilter, FilterError, INVALID_FILTER_SYNTAX, type Filters } from "./filters.js";
+import { countUniqueMetadata, metadataFieldMinMax, metadataFieldsInfo, metadataFieldUniqueValues } from "./metadata-queries.js";
 
 export { expit, type Bm25Algorithm };
-export const DEFAULT_TOKENIZATION_REGEX = String.raw`(?u)\b\w\w+\b`;
+/** Haystack 3.x's default: every word, one-character words included. */
+export const DEFAULT_TOKENIZATION_REGEX = String.raw`(?u)\b\w+\b`;
+/** The 2.x default (two or more word characters), still accepted and fast. */
+const LEGACY_TOKENIZATION_REGEX = String.raw`(?u)\b\w\w+\b`;
 
 export const DuplicatePolicy = { NONE: "none", SKIP: "skip", OVERWRITE: "overwrite", FAIL: "fail" } as const;
 export type DuplicatePolicy = (typeof DuplicatePolicy)[keyof typeof DuplicatePolicy];
@@ -53,10 +59,19 @@ export interface InMemoryDocumentStoreInit {
   bm25_parameters?: Record<string, number> | null;
   embedding_similarity_function?: "dot_product" | "cosine";
   index?: string | null;
+  /** Share documents with every store of the same index in this process (default), or keep them in this instance. */
+  shared?: boolean;
   return_embedding?: boolean;
+  /** A naive and an aware date never match in filters (default false: the naive one takes the other's zone). */
+  strict_datetime_comparison?: boolean;
 }
 
-export class InMemoryDocumentStore {
+const newStorage = (): IndexStorage => ({ entries: new Map(), bm25: new Bm25Index() });
+
+// The `*_async` forms, defined by addAsyncForms below.
+export interface InMemoryDocumentStore extends AsyncForms<ExtendedDocumentStore> {}
+
+export class InMemoryDocumentStore implements ExtendedDocumentStore {
   static readonly type = "haystack.document_stores.in_memory.document_store.InMemoryDocumentStore";
   static readonly aliases = ["InMemoryDocumentStore"];
 
@@ -65,8 +80,11 @@ export class InMemoryDocumentStore {
   readonly bm25_parameters: Record<string, number>;
   readonly embedding_similarity_function: "dot_product" | "cosine";
   readonly index: string;
+  readonly shared: boolean;
   readonly return_embedding: boolean;
+  readonly strict_datetime_comparison: boolean;
   private readonly tokenizer: (text: string) => string[];
+  private local?: IndexStorage;
 
   constructor(init: InMemoryDocumentStoreInit = {}) {
     this.bm25_tokenization_regex = init.bm25_tokenization_regex ?? DEFAULT_TOKENIZATION_REGEX;
@@ -76,9 +94,12 @@ export class InMemoryDocumentStore {
     this.embedding_similarity_function = init.embedding_similarity_function ?? "dot_product";
     if (!["dot_product", "cosine"].includes(this.embedding_similarity_function)) throw new Error(`Unknown embedding_similarity_function '${this.embedding_similarity_function}'. Use dot_product or cosine.`);
     this.index = init.index ?? randomUUID();
+    this.shared = init.shared ?? true;
     this.return_embedding = init.return_embedding ?? true;
+    this.strict_datetime_comparison = init.strict_datetime_comparison ?? false;
     this.tokenizer = makeTokenizer(this.bm25_tokenization_regex);
-    if (!STORAGES.has(this.index)) STORAGES.set(this.index, { entries: new Map(), bm25: new Bm25Index() });
+    if (!this.shared) this.local = newStorage();
+    else if (!STORAGES.has(this.index)) STORAGES.set(this.index, newStorage());
   }
 
   static fromDict(initParameters: Record<string, unknown> = {}): InMemoryDocumentStore {
@@ -94,28 +115,101 @@ export class InMemoryDocumentStore {
         bm25_parameters: { ...this.bm25_parameters },
         embedding_similarity_function: this.embedding_similarity_function,
         index: this.index,
+        shared: this.shared,
         return_embedding: this.return_embedding,
+        strict_datetime_comparison: this.strict_datetime_comparison,
       },
     };
   }
 
-  private get shared(): IndexStorage {
-    return STORAGES.get(this.index)!;
+  private get data(): IndexStorage {
+    return this.local ?? STORAGES.get(this.index)!;
+  }
+
+  /** Haystack's save_to_disk: `to_dict()` plus `documents` (each `to_dict`), as JSON. */
+  save_to_disk(path: string): void {
+    const data = { ...this.toDict(), documents: Array.from(this.data.entries.values(), (e) => e.doc.toDict()) };
+    writeFileSync(path, JSON.stringify(data));
+  }
+
+  /** Haystack's load_from_disk: a store from `save_to_disk`'s file, its documents written with OVERWRITE. */
+  static load_from_disk(path: string): InMemoryDocumentStore {
+    if (!existsSync(path)) throw new Error(`File ${path} not found.`);
+    let data: { init_parameters?: Record<string, unknown>; documents?: unknown };
+    try {
+      data = JSON.parse(readFileSync(path, "utf8"));
+    } catch (e) {
+      throw new DocumentStoreError(`Error loading InMemoryDocumentStore from disk. error: ${(e as Error).message}`);
+    }
+    if (!Array.isArray(data.documents)) throw new DocumentStoreError("Error loading InMemoryDocumentStore from disk. error: 'documents' is missing.");
+    const store = InMemoryDocumentStore.fromDict(data.init_parameters ?? {});
+    store.write_documents(data.documents.map((d) => Document.fromDict(d as Record<string, unknown>)), DuplicatePolicy.OVERWRITE);
+    return store;
   }
 
   /** The documents of this index by id, in write order (a snapshot). */
   get storage(): ReadonlyMap<string, Document> {
-    return new Map(Array.from(this.shared.entries, ([id, e]) => [id, e.doc]));
+    return new Map(Array.from(this.data.entries, ([id, e]) => [id, e.doc]));
   }
 
   count_documents(): number {
-    return this.shared.entries.size;
+    return this.data.entries.size;
   }
 
   filter_documents(filters?: Filters | null): Document[] {
-    const docs = Array.from(this.shared.entries.values(), (e) => e.doc);
-    const selected = hasFilters(filters) ? docs.filter((doc) => documentMatchesFilter(checked(filters, true), doc)) : docs;
+    const selected = this.matching(filters);
     return this.return_embedding ? selected : selected.map((doc) => copyDocument(doc, doc.score, false));
+  }
+
+  /** The stored documents matching the filters (all without filters), in write order. */
+  private matching(filters: Filters | null | undefined): Document[] {
+    const docs = Array.from(this.data.entries.values(), (e) => e.doc);
+    if (!hasFilters(filters)) return docs;
+    const valid = checked(filters, true);
+    const options = { strictDatetimeComparison: this.strict_datetime_comparison };
+    return docs.filter((doc) => documentMatchesFilter(valid, doc, options));
+  }
+
+  delete_all_documents(): void {
+    if (this.local) this.local = newStorage();
+    else STORAGES.set(this.index, newStorage());
+  }
+
+  delete_by_filter(filters: Filters): number {
+    const ids = this.matching(requireFilters(filters)).map((d) => d.id);
+    this.delete_documents(ids);
+    return ids.length;
+  }
+
+  /** Merges `meta` into each matching document's meta (the stored document is replaced, not mutated: returned copies stay as they were). */
+  update_by_filter(filters: Filters, meta: Record<string, unknown>): number {
+    const matching = this.matching(requireFilters(filters));
+    const { entries } = this.data;
+    for (const doc of matching) {
+      const entry = entries.get(doc.id)!;
+      entry.doc = new Document({ ...doc, meta: { ...doc.meta, ...meta } });
+    }
+    return matching.length;
+  }
+
+  count_documents_by_filter(filters: Filters): number {
+    return this.matching(filters).length;
+  }
+
+  count_unique_metadata_by_filter(filters: Filters, metadata_fields: string[]): Record<string, number> {
+    return countUniqueMetadata(this.matching(filters), metadata_fields);
+  }
+
+  get_metadata_fields_info(): MetadataFieldsInfo {
+    return metadataFieldsInfo(this.matching(null));
+  }
+
+  get_metadata_field_min_max(metadata_field: string): MetadataFieldMinMax {
+    return metadataFieldMinMax(this.matching(null), metadata_field);
+  }
+
+  get_metadata_field_unique_values(metadata_field: string, search_term: string | null = null, from_ = 0, size = 10, filters: Filters | null = null): [unknown[], number] {
+    return metadataFieldUniqueValues(this.matching(filters), metadata_field, search_term, from_, size);
   }
 
   /** Writes documents; NONE means FAIL. Returns how many were written (SKIP does not count skipped ones). */
@@ -123,7 +217,7 @@ export class InMemoryDocumentStore {
     if (!Array.isArray(documents) || documents.some((d) => !(d instanceof Document))) throw new Error("Please provide a list of Documents.");
     let mode = parseDuplicatePolicy(policy);
     if (mode === DuplicatePolicy.NONE) mode = DuplicatePolicy.FAIL;
-    const { entries, bm25 } = this.shared;
+    const { entries, bm25 } = this.data;
     let written = documents.length;
     for (const doc of documents) {
       if (mode !== DuplicatePolicy.OVERWRITE && entries.has(doc.id)) {
@@ -140,7 +234,7 @@ export class InMemoryDocumentStore {
   }
 
   delete_documents(documentIds: string[]): void {
-    const { entries, bm25 } = this.shared;
+    const { entries, bm25 } = this.data;
     for (const id of documentIds) {
       const entry = entries.get(id);
       if (!entry) continue;
@@ -153,15 +247,16 @@ export class InMemoryDocumentStore {
   bm25_retrieval(query: string, filters?: Filters | null, top_k = 10, scale_score = false): Document[] {
     if (!query) throw new Error("Query should be a non-empty string");
     const userFilters = hasFilters(filters) ? checked(filters, false) : null;
+    const options = { strictDatetimeComparison: this.strict_datetime_comparison };
     const candidates: Entry[] = [];
-    for (const entry of this.shared.entries.values()) {
+    for (const entry of this.data.entries.values()) {
       if (entry.doc.content === null) continue;
-      if (userFilters && !documentMatchesFilter(userFilters, entry.doc)) continue;
+      if (userFilters && !documentMatchesFilter(userFilters, entry.doc, options)) continue;
       candidates.push(entry);
     }
     if (candidates.length === 0) return [];
     const slots = Int32Array.from(candidates, (c) => c.slot);
-    const scores = this.shared.bm25.scores(this.tokenizer(query), slots, this.bm25_algorithm, this.bm25_parameters);
+    const scores = this.data.bm25.scores(this.tokenizer(query), slots, this.bm25_algorithm, this.bm25_parameters);
     // BM25Okapi's negative scores are meaningful unless scaled (haystack#6889).
     const negativesAreValid = this.bm25_algorithm === "BM25Okapi" && !scale_score;
     const out: Document[] = [];
@@ -182,8 +277,7 @@ export class InMemoryDocumentStore {
     if (!Array.isArray(query_embedding) || query_embedding.length === 0 || typeof query_embedding[0] !== "number") {
       throw new Error("query_embedding should be a non-empty list of floats.");
     }
-    const docs = Array.from(this.shared.entries.values(), (e) => e.doc);
-    const selected = hasFilters(filters) ? docs.filter((doc) => documentMatchesFilter(filters, doc)) : docs;
+    const selected = this.matching(filters);
     const withEmbeddings = selected.filter((doc) => doc.embedding !== null);
     if (withEmbeddings.length === 0) return [];
     const cosine = this.embedding_similarity_function === "cosine";
@@ -224,6 +318,14 @@ function unit(v: readonly number[]): number[] {
   return norm === 0 ? [...v] : v.map((x) => x / norm);
 }
 
+addAsyncForms(InMemoryDocumentStore);
+
+/** delete_by_filter and update_by_filter need a filter (Haystack validates it; an empty one would touch everything). */
+function requireFilters(filters: Filters): Filters {
+  if (!filters || typeof filters !== "object" || Array.isArray(filters) || Object.keys(filters).length === 0) throw new FilterError(INVALID_FILTER_SYNTAX);
+  return filters;
+}
+
 function hasFilters(filters: Filters | null | undefined): filters is Filters {
   return !!filters && Object.keys(filters).length > 0;
 }
@@ -245,11 +347,13 @@ function copyDocument(doc: Document, score: number | null, withEmbedding: boolea
   return new Document({ id: doc.id, content: doc.content, blob: doc.blob, meta, score, embedding: withEmbedding ? doc.embedding : null, sparse_embedding: doc.sparse_embedding });
 }
 
-const FAST_DEFAULT = /[\p{L}\p{N}_]{2,}/gu;
+const FAST_DEFAULT = /[\p{L}\p{N}_]+/gu;
+const FAST_LEGACY = /[\p{L}\p{N}_]{2,}/gu;
 
-/** Lowercases, then findall; the default pattern is exactly "runs of two or more word characters". */
+/** Lowercases, then findall; the defaults are exactly "runs of (two or more) word characters". */
 function makeTokenizer(pattern: string): (text: string) => string[] {
   if (pattern === DEFAULT_TOKENIZATION_REGEX) return (text) => text.toLowerCase().match(FAST_DEFAULT) ?? [];
+  if (pattern === LEGACY_TOKENIZATION_REGEX) return (text) => text.toLowerCase().match(FAST_LEGACY) ?? [];
   const re = pythonRegExp(pattern, "g");
   // findall returns group 1 when the pattern has groups.
   return (text) => Array.from(text.toLowerCase().matchAll(re), (m) => (m.length > 1 ? (m[1] ?? "") : m[0]));

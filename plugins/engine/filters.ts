@@ -3,7 +3,8 @@
  * `{field, operator, value}` with ==, !=, >, >=, <, <=, in, not in, and logic conditions
  * `{operator: AND|OR|NOT, conditions}`; plus the retrievers' filter policies (replace/merge).
  * Values compare with Python's semantics (True == 1, deep list/dict equality, None never ordered,
- * strings ordered only as ISO dates), because filters arrive in YAML written for Haystack.
+ * strings ordered only as ISO dates, two ISO dates equal when they denote the same instant), because
+ * filters arrive in YAML written for Haystack.
  */
 import { ByteStream, Document } from "./dataclasses/document.js";
 
@@ -15,34 +16,40 @@ export class FilterError extends Error {
 
 export const INVALID_FILTER_SYNTAX = "Invalid filter syntax. See https://docs.haystack.deepset.ai/docs/metadata-filtering for details.";
 
-/** Whether the filters match a Document (or ByteStream). */
-export function documentMatchesFilter(filters: Filters, document: Document | ByteStream): boolean {
-  return "field" in filters ? comparison(filters, document) : logic(filters, document);
+export interface FilterOptions {
+  /** A naive and an aware date never match (Haystack's `strict_datetime_comparison`); by default the naive one takes the other's zone. */
+  strictDatetimeComparison?: boolean;
 }
 
-const LOGICAL: Record<string, (doc: Document | ByteStream, conditions: Filters[]) => boolean> = {
-  AND: (doc, conditions) => conditions.every((c) => comparison(c, doc)),
-  OR: (doc, conditions) => conditions.some((c) => comparison(c, doc)),
-  NOT: (doc, conditions) => !conditions.every((c) => comparison(c, doc)),
+/** Whether the filters match a Document (or ByteStream). */
+export function documentMatchesFilter(filters: Filters, document: Document | ByteStream, options: FilterOptions = {}): boolean {
+  const strict = options.strictDatetimeComparison === true;
+  return "field" in filters ? comparison(filters, document, strict) : logic(filters, document, strict);
+}
+
+const LOGICAL: Record<string, (doc: Document | ByteStream, conditions: Filters[], strict: boolean) => boolean> = {
+  AND: (doc, conditions, strict) => conditions.every((c) => comparison(c, doc, strict)),
+  OR: (doc, conditions, strict) => conditions.some((c) => comparison(c, doc, strict)),
+  NOT: (doc, conditions, strict) => !conditions.every((c) => comparison(c, doc, strict)),
 };
 
-function logic(condition: Filters, document: Document | ByteStream): boolean {
+function logic(condition: Filters, document: Document | ByteStream, strict: boolean): boolean {
   if (!("operator" in condition)) throw new FilterError(`'operator' key missing in ${JSON.stringify(condition)}`);
   if (!("conditions" in condition)) throw new FilterError(`'conditions' key missing in ${JSON.stringify(condition)}`);
   const op = LOGICAL[condition.operator as string];
   if (!op) throw new FilterError(`Unknown logical operator '${String(condition.operator)}'. Use one of AND, OR, NOT.`);
   if (!Array.isArray(condition.conditions)) throw new FilterError(`'conditions' must be a list in ${JSON.stringify(condition)}`);
-  return op(document, condition.conditions);
+  return op(document, condition.conditions, strict);
 }
 
-function comparison(condition: Filters, document: Document | ByteStream): boolean {
+function comparison(condition: Filters, document: Document | ByteStream, strict: boolean): boolean {
   // Only comparison conditions have a 'field'; anything else is a nested logic condition.
-  if (!("field" in condition)) return logic(condition, document);
+  if (!("field" in condition)) return logic(condition, document, strict);
   if (!("operator" in condition)) throw new FilterError(`'operator' key missing in ${JSON.stringify(condition)}`);
   if (!("value" in condition)) throw new FilterError(`'value' key missing in ${JSON.stringify(condition)}`);
   const op = COMPARISON[condition.operator as string];
   if (!op) throw new FilterError(`Unknown comparison operator '${String(condition.operator)}'. Use one of ${Object.keys(COMPARISON).join(", ")}.`);
-  return op(fieldValue(document, String(condition.field)), condition.value ?? null);
+  return op(fieldValue(document, String(condition.field)), condition.value ?? null, strict);
 }
 
 const DOCUMENT_FIELDS = new Set(["id", "content", "blob", "meta", "score", "embedding", "sparse_embedding"]);
@@ -86,31 +93,66 @@ export function pyEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function greaterThan(docValue: unknown, filterValue: unknown): boolean {
-  if (docValue === null || filterValue === null) return false;
-  if (typeof docValue === "string" || typeof filterValue === "string") return compareDates(parseDate(docValue), parseDate(filterValue)) > 0;
+/** Python's `==` in a filter: equal values, or two full ISO dates denoting the same instant (3.x). */
+function equal(docValue: unknown, filterValue: unknown, strict: boolean): boolean {
+  if (pyEqual(docValue, filterValue)) return true;
+  if (!looksLikeIsoDate(docValue) || !looksLikeIsoDate(filterValue)) return false;
+  const a = tryParseDate(docValue);
+  const b = tryParseDate(filterValue);
+  if (!a || !b || (strict && (a.offset === null) !== (b.offset === null))) return false;
+  return compareDates(a, b) === 0;
+}
+
+/** Haystack's `_looks_like_iso_date`: a complete YYYY-MM-DD, alone or followed by T, t or a space. */
+function looksLikeIsoDate(value: unknown): value is string {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}(?:$|[Tt ])/.test(value);
+}
+
+function tryParseDate(value: string): ParsedDate | null {
+  try {
+    return parseDate(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The sign of docValue − filterValue for >, >=, <, <=, or null when they never order: a None on
+ * either side, or (strict) a naive and an aware date. Strings on either side compare as dates.
+ */
+function order(docValue: unknown, filterValue: unknown, strict: boolean): number | null {
+  if (docValue === null || filterValue === null) return null;
+  if (typeof docValue === "string" || typeof filterValue === "string") {
+    const a = parseDate(docValue);
+    const b = parseDate(filterValue);
+    if (strict && (a.offset === null) !== (b.offset === null)) return null;
+    return Math.sign(compareDates(a, b));
+  }
   if (Array.isArray(filterValue)) throw new FilterError("Filter value can't be of type list using operators '>', '>=', '<', '<='");
   const ordered = (v: unknown) => typeof v === "number" || typeof v === "boolean";
   if (!ordered(docValue) || !ordered(filterValue)) throw new FilterError(`Can't compare ${pyType(docValue)} and ${pyType(filterValue)} using operators '>', '>=', '<', '<='`);
-  return Number(docValue) > Number(filterValue);
+  return Math.sign(Number(docValue) - Number(filterValue));
 }
 
-const greaterThanEqual = (d: unknown, f: unknown) => d !== null && f !== null && (pyEqual(d, f) || greaterThan(d, f));
-
-function inList(docValue: unknown, filterValue: unknown): boolean {
+function inList(docValue: unknown, filterValue: unknown, strict: boolean): boolean {
   if (!Array.isArray(filterValue)) throw new FilterError(`Filter value must be a \`list\` when using operator 'in' or 'not in', received type '${pyType(filterValue)}'`);
-  return filterValue.some((e) => pyEqual(e, docValue));
+  return filterValue.some((e) => equal(e, docValue, strict));
 }
 
-const COMPARISON: Record<string, (docValue: unknown, filterValue: unknown) => boolean> = {
-  "==": pyEqual,
-  "!=": (d, f) => !pyEqual(d, f),
-  ">": greaterThan,
-  ">=": greaterThanEqual,
-  "<": (d, f) => d !== null && f !== null && !greaterThanEqual(d, f),
-  "<=": (d, f) => d !== null && f !== null && !greaterThan(d, f),
+const ordering = (test: (sign: number) => boolean) => (d: unknown, f: unknown, strict: boolean) => {
+  const sign = order(d, f, strict);
+  return sign !== null && test(sign);
+};
+
+const COMPARISON: Record<string, (docValue: unknown, filterValue: unknown, strict: boolean) => boolean> = {
+  "==": equal,
+  "!=": (d, f, strict) => !equal(d, f, strict),
+  ">": ordering((s) => s > 0),
+  ">=": ordering((s) => s >= 0),
+  "<": ordering((s) => s < 0),
+  "<=": ordering((s) => s <= 0),
   in: inList,
-  "not in": (d, f) => !inList(d, f),
+  "not in": (d, f, strict) => !inList(d, f, strict),
 };
 
 function pyType(v: unknown): string {

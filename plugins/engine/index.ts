@@ -3,14 +3,13 @@
  * the component registry under ENGINE_REGISTRY (other plugins register their components there) and
  * handles `yaml` deploys.
  */
-import { definePlugin, token, yamlStaging, type KernelPlugin } from "svc";
+import { definePlugin, yamlStaging, type KernelPlugin } from "svc";
 import { createRegistry } from "./builtins.js";
-import type { EngineRegistry } from "./registry.js";
+import { ENGINE_REGISTRY } from "./engine-token.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";
 import { engineSettings } from "./settings.js";
 
-/** The engine's component, object and function registry. */
-export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
+export { ENGINE_REGISTRY };
 
 export default function enginePlugin(): KernelPlugin {
   return definePlugin({
@@ -26,7 +25,9 @@ export default function enginePlugin(): KernelPlugin {
 }
 
 export { createRegistry } from "./builtins.js";
-export { EngineRegistry, TypeRegistry, type ObjectClass, type NamedFunction } from "./registry.js";
+export { EngineRegistry, TypeRegistry, type ObjectClass, type NamedFunction, type EngineIntegrationTypes } from "./registry.js";
+export { engineIntegration, type EngineIntegrationOptions } from "./integration.js";
+export * from "./document-store-protocol.js";
 export { Component, socket, variadic, greedyVariadic, output, selectStreamingCallback, serializeValue } from "./component.js";
 export type { ComponentClass, ComponentContext, InputSocket, InputSocketSpec, OutputSocket, OutputSocketSpec, Outputs, SocketKind } from "./component.js";
 export { Pipeline, type PipelineOptions, type RunOptions } from "./pipeline/pipeline.js";
@@ -50,7 +51,7 @@ export { State, mergeLists, replaceValues, type StateSchema, type StateField } f
 export { ToolInvoker, ToolNotFoundError, runToolCalls, type RunToolCallsOptions } from "./components/tool-invoker.js";
 export { Tool, tool, ToolInvocationError, TOOL_TYPE, type ToolInit, type ToolFunction, type ToolContext, type ToolSpec, type JsonSchema } from "./tool.js";
 export { InMemoryDocumentStore, DuplicatePolicy, DocumentStoreError, DuplicateDocumentError, parseDuplicatePolicy } from "./document-store.js";
-export { applyFilterPolicy, parseFilterPolicy, FilterError, type Filters, type FilterPolicy } from "./filters.js";
+export { FilterError, documentMatchesFilter, applyFilterPolicy, parseFilterPolicy, type Filters, type FilterPolicy } from "./filters.js";
 export { InMemoryBM25Retriever } from "./components/in-memory-bm25-retriever.js";
 export { InMemoryEmbeddingRetriever } from "./components/in-memory-embedding-retriever.js";
 export { MultiQueryEmbeddingRetriever } from "./components/multi-query-embedding-retriever.js";

@@ -28,6 +28,17 @@ export class TypeRegistry<T extends { readonly type: string; readonly aliases?: 
     return this;
   }
 
+  /** Removes an entry (its type string and aliases); other entries stay. Answers whether it was there. */
+  unregister(entry: T): boolean {
+    let found = false;
+    for (const [name, existing] of this.byName) {
+      if (existing !== entry) continue;
+      this.byName.delete(name);
+      found = true;
+    }
+    return found;
+  }
+
   has(name: string): boolean {
     return this.byName.has(name);
   }
@@ -47,6 +58,18 @@ export class TypeRegistry<T extends { readonly type: string; readonly aliases?: 
 
 export type NamedFunction = (...args: any[]) => unknown;
 
+/** What an integration registers (see docs/document-stores.md, "Registering types from a plugin"). */
+export interface EngineIntegrationTypes {
+  /** Component classes; YAML names them by `type` (their Haystack import path) or an alias. */
+  components?: ComponentClass[];
+  /** Document-store classes: `type`, `fromDict(init_parameters)`, instances with the store protocol. */
+  documentStores?: ObjectClass[];
+  /** Other classes YAML nests as `{type, init_parameters}`. */
+  objects?: ObjectClass[];
+  /** Named functions (tool functions, callbacks) by the import path YAML writes. */
+  functions?: Record<string, NamedFunction>;
+}
+
 export class EngineRegistry {
   readonly components = new TypeRegistry<ComponentClass>("component");
   readonly objects = new TypeRegistry<ObjectClass>("object");
@@ -56,6 +79,42 @@ export class EngineRegistry {
     if (this.functions.has(name)) throw new Error(`The function '${name}' is already registered.`);
     this.functions.set(name, fn);
     return this;
+  }
+
+  /**
+   * Registers a set of types at once, as an integration package does (components and document
+   * stores by their Haystack import paths); answers a function that unregisters exactly them. All or
+   * nothing: a name taken by another entry throws and leaves the registry as it was.
+   */
+  registerIntegration(integration: EngineIntegrationTypes): () => void {
+    const objects = [...(integration.documentStores ?? []), ...(integration.objects ?? [])];
+    const components = integration.components ?? [];
+    const functions = Object.entries(integration.functions ?? {});
+    for (const [name] of functions) if (this.functions.has(name)) throw new Error(`The function '${name}' is already registered.`);
+    const done: Array<() => void> = [];
+    try {
+      for (const c of components) {
+        this.components.register(c);
+        done.push(() => this.components.unregister(c));
+      }
+      for (const o of objects) {
+        this.objects.register(o);
+        done.push(() => this.objects.unregister(o));
+      }
+    } catch (error) {
+      for (const undo of done.reverse()) undo();
+      throw error;
+    }
+    for (const [name, fn] of functions) {
+      this.functions.set(name, fn);
+      done.push(() => this.functions.get(name) === fn && this.functions.delete(name));
+    }
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      for (const undo of done.reverse()) undo();
+    };
   }
 
   getFunction(name: string): NamedFunction {

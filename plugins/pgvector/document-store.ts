@@ -7,7 +7,7 @@
  */
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from "pg";
 import * as v from "valibot";
-import { DocumentStoreError, DuplicateDocumentError, DuplicatePolicy, Document, type Filters } from "svc/engine";
+import { addAsyncForms, DocumentStoreError, DuplicateDocumentError, DuplicatePolicy, Document, type AsyncForms, type ExtendedDocumentStore, type Filters } from "svc/engine";
 import { DocumentStoreUnavailableError, isMissingVector, isUnavailable, missingVector, poolConfig, serverName, unavailable, type PoolLimits } from "./connection.js";
 import { fromRow, SELECT_COLUMNS, toColumns, type DocumentRow } from "./rows.js";
 import { efSearchSql, ensureSchema, qualifiedTable } from "./schema.js";
@@ -224,8 +224,8 @@ export class PgvectorDocumentStore {
     return this.metadata.minMax(metadata_field);
   }
 
-  get_metadata_field_unique_values(metadata_field: string, search_term?: string | null, from_ = 0, size = 10): Promise<[unknown[], number]> {
-    return this.metadata.uniqueValues(metadata_field, search_term ?? null, from_, size);
+  get_metadata_field_unique_values(metadata_field: string, search_term?: string | null, from_ = 0, size = 10, filters?: Filters | null): Promise<[unknown[], number]> {
+    return this.metadata.uniqueValues(metadata_field, search_term ?? null, from_, size, filters ?? null);
   }
 
   /** ` WHERE …` and its parameters (numbered from `first`), or nothing for no filters. */
@@ -250,6 +250,10 @@ export class PgvectorDocumentStore {
     return result.rows.map((row) => fromRow(row));
   }
 }
+
+// Haystack's `*_async` names for every protocol method (the plain ones are already async).
+addAsyncForms(PgvectorDocumentStore);
+export interface PgvectorDocumentStore extends AsyncForms<ExtendedDocumentStore> {}
 
 const OVERWRITE =
   " ON CONFLICT (id) DO UPDATE SET embedding = EXCLUDED.embedding, content = EXCLUDED.content, blob_data = EXCLUDED.blob_data, " +

@@ -16,6 +16,7 @@ import { storesOf } from "./stores-of.js";
 
 export default function pgvectorPlugin(): KernelPlugin<undefined, typeof pgvectorSettings> {
   const created = new Set<PgvectorDocumentStore>();
+  let unregister: (() => void) | undefined;
   const byPipeline = new Map<string, Set<PgvectorDocumentStore>>();
   const release = async (stores: Iterable<PgvectorDocumentStore> | undefined) => {
     await Promise.all([...(stores ?? [])].map(async (store) => {
@@ -30,7 +31,7 @@ export default function pgvectorPlugin(): KernelPlugin<undefined, typeof pgvecto
     setup(kernel) {
       const limits = { max: kernel.settings.pgvectorPoolSize, connectionTimeoutMillis: Math.round(kernel.settings.pgvectorConnectTimeoutSeconds * 1000) };
       const registry = kernel.resolve(ENGINE_REGISTRY);
-      registry.objects.register({
+      const storeClass = {
         type: PgvectorDocumentStore.type,
         aliases: PgvectorDocumentStore.aliases,
         fromDict(initParameters: Record<string, unknown>) {
@@ -38,8 +39,8 @@ export default function pgvectorPlugin(): KernelPlugin<undefined, typeof pgvecto
           created.add(store);
           return store;
         },
-      });
-      registry.components.register(PgvectorEmbeddingRetriever, PgvectorKeywordRetriever);
+      };
+      unregister = registry.registerIntegration({ documentStores: [storeClass], components: [PgvectorEmbeddingRetriever, PgvectorKeywordRetriever] });
       kernel.hooks.deploy.deployed.tap(async (pipeline: DeployedPipeline) => {
         const previous = byPipeline.get(pipeline.name);
         const stores = new Set(storesOf(pipeline.wrapper, PgvectorDocumentStore));
@@ -54,6 +55,8 @@ export default function pgvectorPlugin(): KernelPlugin<undefined, typeof pgvecto
       });
     },
     async close() {
+      unregister?.();
+      unregister = undefined;
       byPipeline.clear();
       await release([...created]);
     },

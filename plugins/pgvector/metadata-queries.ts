@@ -60,7 +60,7 @@ export class MetadataQueries {
     return { min: cast(row.min), max: cast(row.max) };
   }
 
-  async uniqueValues(field: string, searchTerm: string | null, from: number, size: number): Promise<[unknown[], number]> {
+  async uniqueValues(field: string, searchTerm: string | null, from: number, size: number, filters: Filters | null): Promise<[unknown[], number]> {
     const name = fieldName(field);
     if (!Number.isInteger(from) || from < 0 || !Number.isInteger(size) || size < 1) throw new Error("from_ must be a non-negative integer and size a positive integer");
     const params: unknown[] = [name];
@@ -68,6 +68,11 @@ export class MetadataQueries {
     if (searchTerm) {
       params.push(`%${searchTerm.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where += ` AND meta->>$1::text ILIKE $2`;
+    }
+    const filtered = this.store.where(filters, params.length + 1);
+    if (filtered.where) {
+      where += ` AND ${filtered.where.slice(" WHERE ".length)}`;
+      params.push(...filtered.params);
     }
     const total = await this.store.query<{ n: string }>(`SELECT COUNT(DISTINCT meta->$1::text) AS n FROM ${this.store.table}${where}`, params, "Could not count unique metadata values");
     const page = await this.store.query<{ value: unknown }>(

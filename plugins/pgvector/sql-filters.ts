@@ -26,6 +26,7 @@ export interface SqlCondition {
 const COLUMNS = new Set(["id", "content", "blob_mime_type"]);
 const ARRAY_OPERATORS = new Set(["array_contains", "array_overlaps"]);
 const LOGICAL = new Set(["AND", "OR", "NOT"]);
+const ORDERED = new Set([">", ">=", "<", "<="]);
 
 /** Haystack's `_validate_filters`: a dict with `operator` or `conditions`. */
 export function validateFilters(filters: unknown): void {
@@ -77,6 +78,8 @@ function comparison(filter: Filters, bind: Bind): string {
   if (!build) throw new SqlFilterError(`Unknown comparison operator '${operator}'. Valid operators are: ${Object.keys(OPERATORS).map((o) => `'${o}'`).join(", ")}`);
   if (typeof field !== "string") throw new SqlFilterError(`'field' must be a string in ${show(filter)}`);
   const value = filter.value;
+  // None is never ordered: no row matches (checked before the field's key is bound).
+  if (value === null && ORDERED.has(operator)) return "false";
   let column: string;
   if (field.startsWith("meta.")) {
     const key = `${bind(field.slice(5))}::text`;
@@ -109,7 +112,6 @@ function ordered(op: string): Build {
       throw new SqlFilterError("Can't compare strings using operators '>', '>=', '<', '<='. Strings are only comparable if they are ISO formatted dates.");
     }
     if (Array.isArray(value) || (value !== null && typeof value === "object")) throw new SqlFilterError(`Filter value can't be of type ${Array.isArray(value) ? "list" : "dict"} using operators '>', '>=', '<', '<='`);
-    if (value === null) return "false"; // None is never ordered (Haystack: no row matches)
     return `${column} ${op} ${bind(value)}`;
   };
 }
