@@ -2,8 +2,8 @@
  * @module BM25L, BM25Okapi and BM25Plus over an incrementally maintained inverted index, ported
  * from Haystack's InMemoryDocumentStore so scores match: the same IDF and term-frequency formulas
  * and defaults, the same operation order (per document, query tokens in order), the incremental
- * average length of haystack#10860, and Counter semantics (a token whose document count drops to
- * 0 stays in the vocabulary, which BM25Okapi's ε averages over). Documents live in dense slots so
+ * average length of haystack#10860, and 3.x's vocabulary (a token whose last document is deleted
+ * leaves it, so BM25Okapi's ε averages over live tokens only). Documents live in dense slots so
  * a query scores token by token over typed arrays.
  */
 
@@ -53,7 +53,10 @@ export class Bm25Index {
       const posting = this.postings.get(t)!;
       posting.delete(slot);
       if (posting.size === 0) this.postings.delete(t);
-      this.docFreq.set(t, this.docFreq.get(t)! - 1);
+      const left = this.docFreq.get(t)! - 1;
+      // Haystack 3.x drops a token whose last document goes (BM25Okapi's ε averages over the live vocabulary).
+      if (left <= 0) this.docFreq.delete(t);
+      else this.docFreq.set(t, left);
     }
     this.freeSlots.push(slot);
     this.size--;

@@ -9,17 +9,14 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { BM25_ALGORITHMS, BM25_SCALING_FACTOR, Bm25Index, expit, topIndexes, type Bm25Algorithm } from "./bm25.js";
-import { pythonRegExp } from "./components/python-regex.js";
 import { Document } from "./dataclasses/document.js";
 import { addAsyncForms, type AsyncForms, type ExtendedDocumentStore, type MetadataFieldMinMax, type MetadataFieldsInfo } from "./document-store-protocol.js";
-import { documentMatchesFilter, FilterError, INVALID_FILTER_SYNTAX, type Filters } from "./filters.js";
+import { documentMatchesFilter, type Filters } from "./filters.js";
+import { checked, copyDocument, DEFAULT_TOKENIZATION_REGEX, dot, DOT_PRODUCT_SCALING_FACTOR, hasFilters, makeTokenizer, requireFilters, unit } from "./in-memory-helpers.js";
 import { countUniqueMetadata, metadataFieldMinMax, metadataFieldsInfo, metadataFieldUniqueValues } from "./metadata-queries.js";
 
 export { expit, type Bm25Algorithm };
-/** Haystack 3.x's default: every word, one-character words included. */
-export const DEFAULT_TOKENIZATION_REGEX = String.raw`(?u)\b\w+\b`;
-/** The 2.x default (two or more word characters), still accepted and fast. */
-const LEGACY_TOKENIZATION_REGEX = String.raw`(?u)\b\w\w+\b`;
+export { DEFAULT_TOKENIZATION_REGEX, DOT_PRODUCT_SCALING_FACTOR } from "./in-memory-helpers.js";
 
 export const DuplicatePolicy = { NONE: "none", SKIP: "skip", OVERWRITE: "overwrite", FAIL: "fail" } as const;
 export type DuplicatePolicy = (typeof DuplicatePolicy)[keyof typeof DuplicatePolicy];
@@ -304,57 +301,18 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
   }
 }
 
-export const DOT_PRODUCT_SCALING_FACTOR = 100;
-
-function dot(a: readonly number[], b: readonly number[]): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
+export interface InMemoryDocumentStore {
+  bm25_retrieval_async(...args: Parameters<InMemoryDocumentStore["bm25_retrieval"]>): Promise<Document[]>;
+  embedding_retrieval_async(...args: Parameters<InMemoryDocumentStore["embedding_retrieval"]>): Promise<Document[]>;
 }
-
-/** The vector divided by its L2 norm; a zero vector stays as it is (no NaN scores). */
-function unit(v: readonly number[]): number[] {
-  const norm = Math.sqrt(dot(v, v));
-  return norm === 0 ? [...v] : v.map((x) => x / norm);
+for (const name of ["bm25_retrieval", "embedding_retrieval"] as const) {
+  Object.defineProperty(InMemoryDocumentStore.prototype, `${name}_async`, {
+    configurable: true,
+    writable: true,
+    value: async function (this: InMemoryDocumentStore, ...args: never[]) {
+      return (this[name] as (...a: never[]) => Document[])(...args);
+    },
+  });
 }
 
 addAsyncForms(InMemoryDocumentStore);
-
-/** delete_by_filter and update_by_filter need a filter (Haystack validates it; an empty one would touch everything). */
-function requireFilters(filters: Filters): Filters {
-  if (!filters || typeof filters !== "object" || Array.isArray(filters) || Object.keys(filters).length === 0) throw new FilterError(INVALID_FILTER_SYNTAX);
-  return filters;
-}
-
-function hasFilters(filters: Filters | null | undefined): filters is Filters {
-  return !!filters && Object.keys(filters).length > 0;
-}
-
-/** filter_documents takes a comparison or logic condition at the top; bm25_retrieval needs an operator. */
-function checked(filters: Filters, allowConditionsOnly: boolean): Filters {
-  if (!("operator" in filters) && !(allowConditionsOnly && "conditions" in filters)) throw new Error(INVALID_FILTER_SYNTAX);
-  return filters;
-}
-
-/** A copy with its own meta, as Haystack's Document.from_dict(doc.to_dict()) gives. */
-function copyDocument(doc: Document, score: number | null, withEmbedding: boolean): Document {
-  let meta: Record<string, unknown>;
-  try {
-    meta = structuredClone(doc.meta);
-  } catch {
-    meta = { ...doc.meta };
-  }
-  return new Document({ id: doc.id, content: doc.content, blob: doc.blob, meta, score, embedding: withEmbedding ? doc.embedding : null, sparse_embedding: doc.sparse_embedding });
-}
-
-const FAST_DEFAULT = /[\p{L}\p{N}_]+/gu;
-const FAST_LEGACY = /[\p{L}\p{N}_]{2,}/gu;
-
-/** Lowercases, then findall; the defaults are exactly "runs of (two or more) word characters". */
-function makeTokenizer(pattern: string): (text: string) => string[] {
-  if (pattern === DEFAULT_TOKENIZATION_REGEX) return (text) => text.toLowerCase().match(FAST_DEFAULT) ?? [];
-  if (pattern === LEGACY_TOKENIZATION_REGEX) return (text) => text.toLowerCase().match(FAST_LEGACY) ?? [];
-  const re = pythonRegExp(pattern, "g");
-  // findall returns group 1 when the pattern has groups.
-  return (text) => Array.from(text.toLowerCase().matchAll(re), (m) => (m.length > 1 ? (m[1] ?? "") : m[0]));
-}
