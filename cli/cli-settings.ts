@@ -13,6 +13,7 @@ import { metricsSettings } from "../plugins/metrics/settings.js";
 import { monitoringSettings } from "../plugins/monitoring/settings.js";
 import { objectStoreSettings } from "../plugins/object-store/settings.js";
 import { openaiSettings } from "../plugins/openai/settings.js";
+import { pgvectorSettings } from "../plugins/pgvector/settings.js";
 import { platformSettings } from "../plugins/platform/settings.js";
 import { tracingSettings } from "../plugins/tracing/settings.js";
 
@@ -41,6 +42,7 @@ export const knownSettingTables: readonly DeclaredSettings[] = [
   { owner: "svc:auth", fields: authSettings },
   { owner: "svc:object-store", fields: objectStoreSettings },
   { owner: "svc:platform", fields: platformSettings },
+  { owner: "svc:pgvector", fields: pgvectorSettings },
 ];
 
 /** Every known setting by key: a config file may name them even when their plugin is not loaded. */

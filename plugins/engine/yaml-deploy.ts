@@ -57,7 +57,9 @@ export class YamlPipeline {
       for (const t of targets) (data[t.component] ??= {})[t.socket] = value;
     }
     const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
-    const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span });
+    const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span }).catch((error: unknown) => {
+      throw httpCause(error) ?? error;
+    });
     if (this.outputs.size === 0 || this.resultShape === "hayhooks") return result;
     return Object.fromEntries([...this.outputs].map(([name, t]) => [name, result[t.component]?.[t.socket] ?? null]));
   }
@@ -143,4 +145,18 @@ export function loadYamlDeploy(
     skipMcp: false,
     requiresFiles: filesInput !== undefined,
   };
+}
+
+/**
+ * A component that failed with an HttpError (a document store whose database is down: 503) is
+ * answered with that status and message, the component named, instead of a 500.
+ */
+function httpCause(error: unknown): HttpError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof HttpError) {
+      const component = (error as { componentName?: unknown }).componentName;
+      return e === error || typeof component !== "string" ? e : new HttpError(e.status, `Component '${component}' failed: ${e.message}`, { cause: error, headers: e.headers });
+    }
+  }
+  return undefined;
 }
