@@ -173,7 +173,7 @@ test("remote bind without SERVICE_TRACING_TOKEN: every request refused, and the 
       const message: string = ((await res.json()) as any).error.message;
       assert.match(message, /not a loopback host/);
       assert.match(message, /SERVICE_TRACING_TOKEN/);
-      assert.ok(k.logs.some((l) => l.includes("WARNING") && l.includes("refuses every request") && l.includes("SERVICE_TRACING_TOKEN")), k.logs.join("\n"));
+      assert.ok(k.logs.some((l) => l.includes("WARNING") && l.includes("refuse every request") && l.includes("SERVICE_TRACING_TOKEN")), k.logs.join("\n"));
       assert.not.ok(existsSync(join(cache, "svc")));
     },
     { settings: { host: "0.0.0.0" } },
