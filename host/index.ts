@@ -18,6 +18,7 @@ import monitoringPlugin from "../plugins/monitoring/index.js";
 import objectStorePlugin from "../plugins/object-store/index.js";
 import openaiPlugin from "../plugins/openai/index.js";
 import openapiPlugin from "../plugins/openapi/index.js";
+import pgvectorPlugin from "../plugins/pgvector/index.js";
 import platformPlugin from "../plugins/platform/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import tracingPlugin from "../plugins/tracing/index.js";
@@ -35,6 +36,7 @@ export {
   objectStorePlugin,
   openaiPlugin,
   openapiPlugin,
+  pgvectorPlugin,
   platformPlugin,
   runApiPlugin,
   tracingPlugin,
@@ -53,6 +55,7 @@ const BUILTINS: Readonly<Record<string, PluginModule>> = {
   "svc:object-store": objectStorePlugin,
   "svc:openai": openaiPlugin,
   "svc:openapi": openapiPlugin,
+  "svc:pgvector": pgvectorPlugin,
   "svc:platform": platformPlugin,
   "svc:run-api": runApiPlugin,
   "svc:tracing": tracingPlugin,
