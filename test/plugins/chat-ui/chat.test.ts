@@ -133,12 +133,26 @@ it("fits a phone-width screen and follows the system's dark theme", async () => 
     await page.keyboard.press("Enter");
     await page.locator("article.message.assistant").and(page.locator(":not(.streaming)")).waitFor();
     await page.locator("article.message.assistant details summary").click();
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= 390, `no horizontal scrolling (${width}px)`);
-    for (const name of ["Pipeline", "Message"]) {
-      const box = await page.getByRole(name === "Pipeline" ? "combobox" : "textbox", { name }).boundingBox();
-      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${name} is on screen`);
-    }
+    const fits = async (when: string) => {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `no horizontal scrolling ${when} (${width}px)`);
+      const controls = [
+        page.getByRole("combobox", { name: "Pipeline" }),
+        page.getByRole("textbox", { name: "Message" }),
+        page.getByRole("button", { name: "New chat" }),
+        page.getByRole("button", { name: "Send" }),
+      ];
+      for (const control of controls) {
+        const box = await control.boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${control} is on screen ${when}`);
+      }
+    };
+    await fits("");
+    // A long pipeline name in the picker (its widest option sizes a select) must not widen the page.
+    const picker = page.getByRole("combobox", { name: "Pipeline" });
+    await picker.evaluate((select: HTMLSelectElement) => select.add(new Option("a_pipeline_whose_name_is_long_enough_to_overflow", "long")));
+    await fits("with a long pipeline name");
+    await picker.evaluate((select: HTMLSelectElement) => select.lastElementChild!.remove());
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.is(background, "rgb(21, 24, 28)", "dark background");
     await screenshot(page, "phone-dark");
