@@ -21,6 +21,7 @@ RUN printf '{"extends":"./tsconfig.json","include":["kernel","plugins","cli","ho
  && node_modules/.bin/tsc -p tsconfig.image.json \
  && node scripts/resolve-self-imports.mjs \
  && node scripts/vendor-assets.mjs \
+ && mkdir -p /tmp/package \
  && npm pack --ignore-scripts --pack-destination /tmp/package
 
 FROM ${NODE_IMAGE}
