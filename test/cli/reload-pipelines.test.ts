@@ -25,7 +25,7 @@ test("svc run --reload redeploys a wrapper when its files change, without a rest
     writeFileSync(join(dir, "added", "pipeline_wrapper.ts"), taggedWrapper("new"));
     await untilServes(svc.url, "added", "new", 30_000);
     writeFileSync(join(dir, "greet", "pipeline_wrapper.ts"), "export class PipelineWrapper { runApi( { syntax error");
-    await svc.waitFor(/Could not deploy '.*greet'/, 30_000, mark);
+    await svc.waitFor(/Could not deploy '.*greet'|Deploy of 'greet' failed/, 30_000, mark);
     assert.is(await answerOf(svc.url, "greet"), "v2");
     rmSync(join(dir, "added"), { recursive: true });
     await untilServes(svc.url, "added", "#404", 30_000);
