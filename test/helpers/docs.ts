@@ -58,12 +58,14 @@ export function slug(heading: string): string {
     .replace(/ /g, "-");
 }
 
-/** The anchors a page's headings make (a repeated heading gets `-1`, `-2`, …). */
+/** The link targets of a page: its headings' anchors (a repeated heading gets `-1`, `-2`, …) and explicit HTML anchors. */
 export function anchors(page: string): Set<string> {
   const out = new Set<string>();
   let fence = false;
   for (const line of readDoc(page).split("\n")) {
     if (line.startsWith("```")) fence = !fence;
+    // An explicit HTML anchor (`<a id="name"></a>`) is a link target too, as on GitHub.
+    if (!fence) for (const a of line.matchAll(/<a id="([^"]+)"><\/a>/g)) out.add(a[1]!);
     const h = fence ? null : /^#{1,6} (.*)$/.exec(line);
     if (!h) continue;
     const base = slug(h[1]!);
