@@ -8,7 +8,8 @@ export function packageVersion(): string {
   for (const up of ["../../package.json", "../package.json"]) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), "utf8")) as { name?: unknown; version?: unknown };
-      if (pkg.name === "svc" && typeof pkg.version === "string") return pkg.version;
+      // Our own package.json (its name, not some other package's), under either name it had.
+      if ((pkg.name === "@svc-serve/svc" || pkg.name === "svc") && typeof pkg.version === "string") return pkg.version;
     } catch {
       // not at this level
     }

@@ -53,7 +53,7 @@ redisTest("OBJECT_STORE_REDIS_URL=rediss://… with the CA in NODE_EXTRA_CA_CERT
   const server = await startRedis({ tls: cert });
   stops.push(server.stop);
   const script = `
-    import { createObjectStore } from "svc/object-store";
+    import { createObjectStore } from "@svc-serve/svc/object-store";
     const store = await createObjectStore({ backend: "redis", redisUrl: process.env.OBJECT_STORE_REDIS_URL, redisUrlSetting: "OBJECT_STORE_REDIS_URL" });
     const id = await store.put({ over: "tls" });
     console.log(JSON.stringify(await store.get(id)));

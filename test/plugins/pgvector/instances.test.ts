@@ -98,19 +98,20 @@ test("documents indexed on one instance are found from another", async () => {
   const res = await fetch(`${indexer!.url}/indexing/run`, { method: "POST", body: form });
   const written = { status: res.status, body: (await res.json()) as any };
   assert.is(written.status, 200, JSON.stringify(written.body));
-  assert.is(written.body.result.documents_written, 3); // two sentences, one sentence
+  // Results come in Hayhooks' shape (outputs keyed by component), svc's default.
+  assert.is(written.body.result.writer.documents_written, 3); // two sentences, one sentence
 
   const query = "quick brown fox";
   const found = await post(`${searcher!.url}/search/run`, { query });
   assert.is(found.status, 200, JSON.stringify(found.body));
-  const nearest = found.body.result.nearest as Array<{ content: string; score: number; meta: Record<string, unknown> }>;
+  const nearest = found.body.result.by_embedding.documents as Array<{ content: string; score: number; meta: Record<string, unknown> }>;
   assert.is(nearest.length, 2);
   assert.is(nearest[0]!.content, "The quick brown fox jumps over the fence.");
   // cosine_similarity scores 1 - cosine distance: the fixture's vectors give the expected value.
   const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0) / Math.sqrt(a.reduce((s, x) => s + x * x, 0) * b.reduce((s, x) => s + x * x, 0));
   assert.ok(Math.abs(nearest[0]!.score - cos(fixtureEmbedding(query), fixtureEmbedding(nearest[0]!.content))) < 1e-4);
   assert.ok(nearest[0]!.score >= nearest[1]!.score);
-  const matches = found.body.result.matches as Array<{ content: string; meta: Record<string, unknown> }>;
+  const matches = found.body.result.by_keyword.documents as Array<{ content: string; meta: Record<string, unknown> }>;
   assert.equal(matches.map((d) => d.content), ["The quick brown fox jumps over the fence."]); // the init filter leaves out the German
 });
 
