@@ -85,8 +85,7 @@ interface Commands {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, options: { condition: "NX" }): Promise<string | null>;
   hGetAll(key: string): Promise<Record<string, string>>;
-  time(): Promise<unknown>;
-  ping(): Promise<unknown>;
+  time?(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
   unsubscribe(channel?: string): Promise<void>;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -240,7 +239,8 @@ export class RedisDeployState implements DeployState {
 
   private async measureClock(): Promise<void> {
     const before = Date.now();
-    const time = (await this.call(() => this.commands.time())) as unknown;
+    if (typeof this.commands.time !== "function") return; // a cluster client: keyless commands go elsewhere
+    const time = (await this.call(() => this.commands.time!())) as unknown;
     const after = Date.now();
     const redisMs = time instanceof Date ? time.getTime() : Array.isArray(time) ? Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000) : Number.NaN;
     if (Number.isFinite(redisMs)) this.clockOffset = redisMs - Math.round((before + after) / 2);

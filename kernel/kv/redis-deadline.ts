@@ -29,10 +29,17 @@ export function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T>
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
-interface Pingable {
-  ping(): Promise<unknown>;
-  readonly isReady: boolean;
+/** A node-redis client or cluster client, seen through what the watch needs. */
+interface Watched {
+  ping?(): Promise<unknown>;
+  sendCommand?(key: undefined, readonly: boolean, args: string[]): Promise<unknown>;
+  readonly isReady?: boolean;
+  readonly isOpen?: boolean;
 }
+
+/** A cluster client has no keyless PING: it routes one to any node. */
+const ping = (client: Watched): Promise<unknown> => (client.ping ? client.ping() : client.sendCommand!(undefined, true, ["PING"]));
+const isReady = (client: Watched): boolean => client.isReady ?? client.isOpen ?? false;
 
 /**
  * Watches one connection: a PING every `intervalMs` (one at a time), and every call made through
@@ -44,7 +51,7 @@ export class RedisWatch {
   private failure?: string;
 
   constructor(
-    private readonly client: () => Pingable,
+    private readonly client: () => unknown,
     readonly timeoutMs: number,
     private readonly onChange?: (error: string | undefined) => void,
   ) {}
@@ -57,7 +64,7 @@ export class RedisWatch {
 
   /** Why Redis is not usable now (stalled, or disconnected), or undefined while it answers. */
   get error(): string | undefined {
-    if (!this.client().isReady) return this.failure ?? "not connected";
+    if (!isReady(this.client() as Watched)) return this.failure ?? "not connected";
     return this.failure;
   }
 
@@ -79,14 +86,15 @@ export class RedisWatch {
 
   /** One PING at a time: during a stall the next is sent only after Redis answered the last. */
   private probe(): void {
-    if (this.pinging || !this.client().isReady) return;
+    const client = this.client() as Watched;
+    if (this.pinging || !isReady(client)) return;
     this.pinging = true;
-    const ping = this.client().ping();
-    ping.then(
+    const answer = ping(client);
+    answer.then(
       () => this.answered(),
       (error) => this.failed(messageOf(error)),
     ).finally(() => (this.pinging = false));
-    withDeadline(ping, this.timeoutMs).catch((error) => {
+    withDeadline(answer, this.timeoutMs).catch((error) => {
       if (error instanceof RedisTimeoutError) this.failed(error.message);
     });
   }

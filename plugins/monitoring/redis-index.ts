@@ -61,7 +61,7 @@ export class RedisExecutionIndex implements ExecutionIndex {
   ) {
     this.orderKey = `${namespace}:order`;
     this.trimEvery = Math.max(1, Math.min(MAX_TRIM_INTERVAL, Math.floor(retention.maxRecords / 10)));
-    const client = redisClientOf(keyv) as unknown as ConstructorParameters<typeof RunOwners>[1] & { ping(): Promise<unknown>; isReady: boolean };
+    const client = redisClientOf(keyv) as unknown as ConstructorParameters<typeof RunOwners>[1];
     this.watch = new RedisWatch(() => client, options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS);
     const deadAfterMs = options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
     this.owners = new RunOwners(keyv, client, namespace, { instance: options.instance ?? `${hostname()}:${process.pid}`, deadAfterMs, retentionMs: retention.retentionMs }, options.logger);
