@@ -8,6 +8,7 @@
  */
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { refuseUnsafeInit } from "../safe-loading.js";
 import { compileTemplate, pythonRepr, type CompiledTemplate, type CustomFilter } from "../jinja.js";
 import { literalEval, typeSchema } from "./conditional-router.js";
 
@@ -28,6 +29,8 @@ export class OutputAdapter extends Component<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.converters.output_adapter.OutputAdapter";
   static override readonly aliases = ["OutputAdapter"];
   static override readonly initSchema = Init;
+  /** Haystack 3: YAML loaded in safe mode may not set `unsafe` or `custom_filters`. */
+  static readonly checkSafeLoading = refuseUnsafeInit("an OutputAdapter");
 
   private readonly template: CompiledTemplate;
   private readonly filters: Record<string, CustomFilter> = {};
