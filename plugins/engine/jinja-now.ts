@@ -58,7 +58,14 @@ function wallClock(at: Date, zone: string): { wall: Wall; offset: number; abbr: 
   ) as Record<string, string>;
   const wall: Wall = { year: +parts.year!, month: +parts.month!, day: +parts.day!, hour: +parts.hour!, minute: +parts.minute!, second: +parts.second!, micro: at.getUTCMilliseconds() * 1000, weekday: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].indexOf(parts.weekday!) };
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, at.getUTCMilliseconds());
-  return { wall, offset: Math.round((asUtc - at.getTime()) / 60000), abbr: parts.timeZoneName === "GMT" && zone === "UTC" ? "UTC" : parts.timeZoneName! };
+  return { wall, offset: Math.round((asUtc - at.getTime()) / 60000), abbr: abbreviation(at, zone, parts.timeZoneName!) };
+}
+
+/** The zone's abbreviation as tzdata names it (EST, CET): en-US knows the American ones, en-GB the European ones. */
+function abbreviation(at: Date, zone: string, american: string): string {
+  if (!american.startsWith("GMT")) return american;
+  const british = new Intl.DateTimeFormat("en-GB", { timeZone: zone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value;
+  return british && !british.startsWith("GMT") ? british : american;
 }
 
 const UNITS: Record<string, number> = { weeks: 7 * 86400e6, days: 86400e6, hours: 3600e6, minutes: 60e6, seconds: 1e6, microseconds: 1 };

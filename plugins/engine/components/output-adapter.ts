@@ -8,6 +8,7 @@
  */
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { callableName } from "../callable-names.js";
 import { refuseUnsafeInit } from "../safe-loading.js";
 import { compileTemplate, pythonRepr, type CompiledTemplate, type CustomFilter } from "../jinja.js";
 import { literalEval, typeSchema } from "./conditional-router.js";
@@ -87,7 +88,7 @@ export class OutputAdapter extends Component<v.InferOutput<typeof Init>> {
   override toDict() {
     const dict = super.toDict();
     const filters = this.initParameters.custom_filters;
-    if (filters) dict.init_parameters.custom_filters = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, typeof f === "function" ? f.name : f]));
+    if (filters) dict.init_parameters.custom_filters = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, typeof f === "function" ? (callableName(f) ?? f.name) : f]));
     return dict;
   }
 }
