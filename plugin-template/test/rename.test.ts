@@ -21,19 +21,19 @@ const rename = (dir: string, name: string) => run(process.execPath, [join(dir, "
 test("npm run rename gives package.json, the plugin and the README the new name", async () => {
   const dir = copyOfTemplate();
   try {
-    const { stdout } = await rename(dir, "@acme/svc-plugin-greeter");
-    assert.match(stdout, `renamed ${packageName} → @acme/svc-plugin-greeter`);
-    assert.is(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name, "@acme/svc-plugin-greeter");
+    const { stdout } = await rename(dir, "@rename-test/first-name");
+    assert.match(stdout, `renamed ${packageName} → @rename-test/first-name`);
+    assert.is(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name, "@rename-test/first-name");
     const index = readFileSync(join(dir, "index.ts"), "utf8");
-    assert.match(index, `name: "@acme/svc-plugin-greeter"`);
+    assert.match(index, `name: "@rename-test/first-name"`);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
-    assert.match(readme, /^# @acme\/svc-plugin-greeter$/m);
-    assert.match(readme, "| @acme/svc-plugin-greeter |", "the settings table's owner");
+    assert.match(readme, /^# @rename-test\/first-name$/m);
+    assert.match(readme, "| @rename-test/first-name |", "the settings table's owner");
     for (const text of [index, readme]) assert.not.ok(text.includes(packageName), "nothing keeps the old name");
     // Renaming again works from the new name.
-    await rename(dir, "svc-plugin-greeter");
-    assert.is(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name, "svc-plugin-greeter");
-    assert.match(readFileSync(join(dir, "index.ts"), "utf8"), `name: "svc-plugin-greeter"`);
+    await rename(dir, "second-name");
+    assert.is(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name, "second-name");
+    assert.match(readFileSync(join(dir, "index.ts"), "utf8"), `name: "second-name"`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
