@@ -6,7 +6,9 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ChatMessage, Pipeline } from "svc/engine";
+import * as v from "valibot";
+import { ChatMessage, Component, Document, output, Pipeline, socket } from "svc/engine";
+import { checkRequired } from "../../../../plugins/engine/components/prompt-builder.js";
 import { clock } from "../../../../plugins/engine/jinja-now.js";
 import { ChatPromptBuilder } from "../../../../plugins/engine/components/chat-prompt-builder.js";
 
@@ -176,5 +178,76 @@ test("test_from_dict_template_none", () => {
 test("test_chat_message_list_with_templatize_part_init_raises_error", () => throws(() => new ChatPromptBuilder({ template: [user("This is a {{ variable | templatize_part }}")] }), /templatize_part filter cannot be used/));
 test("test_chat_message_list_with_templatize_part_run_raises_error", () =>
   throws(() => new ChatPromptBuilder({}).run({ template: [user("This is a {{ variable | templatize_part }}")], variable: "test" }), /templatize_part filter cannot be used/));
+
+test("test_provided_template_variables", () => {
+  const b = new ChatPromptBuilder({ variables: ["documents"], required_variables: ["city"] });
+  const check = (provided: string[]) => checkRequired("ChatPromptBuilder", b.variables, b.initParameters.required_variables, Object.fromEntries(provided.map((k) => [k, 1])));
+  check(["name", "city"]);
+  check(["name", "city", "age"]);
+  throws(() => check(["name"]), /Missing required input variables in ChatPromptBuilder: city/);
+});
+
+class DocumentProducer extends Component {
+  static override readonly type = "test.DocumentProducer";
+  protected inputSpecs() {
+    return { doc_input: socket(v.string()) };
+  }
+  protected outputSpecs() {
+    return { documents: output(v.array(v.instance(Document))) };
+  }
+  run(inputs: { doc_input: string }) {
+    return { documents: [new Document({ content: inputs.doc_input })] };
+  }
+}
+class ValueProducer extends Component<{ value_to_produce: string }> {
+  static override readonly type = "test.ValueProducer";
+  static override readonly initSchema = v.object({ value_to_produce: v.string() });
+  protected inputSpecs() {
+    return {};
+  }
+  protected outputSpecs() {
+    return { value_output: output(v.string()) };
+  }
+  run() {
+    return { value_output: this.initParameters.value_to_produce };
+  }
+}
+type Prompt = { prompt_builder: { prompt: ChatMessage[] } };
+const tourist = ChatMessage.fromSystem("You are a helpful assistant giving out valuable information to tourists.");
+
+test("test_example_in_pipeline (TestChatPromptBuilder)", async () => {
+  const pipe = new Pipeline();
+  pipe.addComponent("doc_producer", new DocumentProducer());
+  pipe.addComponent("prompt_builder", new ChatPromptBuilder({ template: [user("Here is the document: {{documents[0].content}} \\n Answer: {{query}}")], variables: ["documents"] }));
+  pipe.connect("doc_producer.documents", "prompt_builder.documents");
+  const r = (await pipe.run({
+    doc_producer: { doc_input: "Hello world, I live in Berlin" },
+    prompt_builder: { template: [user("Here is the document: {{documents[0].content}} \n Query: {{query}}")], template_variables: { query: "Where does the speaker live?" } },
+  })) as Prompt;
+  same(dicts(r.prompt_builder.prompt), [user("Here is the document: Hello world, I live in Berlin \n Query: Where does the speaker live?")]);
+});
+test("test_example_in_pipeline (TestChatPromptBuilderDynamic)", async () => {
+  const pipe = new Pipeline();
+  pipe.addComponent("prompt_builder", new ChatPromptBuilder({}));
+  const r1 = (await pipe.run({ prompt_builder: { template_variables: { location: "Berlin" }, template: [tourist, user("Tell me about {{location}}")] } })) as Prompt;
+  same(dicts(r1.prompt_builder.prompt), [tourist, user("Tell me about Berlin")]);
+  const r2 = (await pipe.run({ prompt_builder: { template_variables: { location: "Berlin", day_count: "5" }, template: [tourist, user("What's the weather forecast for {{location}} in the next {{day_count}} days?")] } })) as Prompt;
+  same(dicts(r2.prompt_builder.prompt), [tourist, user("What's the weather forecast for Berlin in the next 5 days?")]);
+});
+test("test_example_in_pipeline_with_multiple_templated_messages", async () => {
+  const pipe = new Pipeline();
+  pipe.addComponent("prompt_builder", new ChatPromptBuilder({}));
+  const system = ChatMessage.fromSystem("You are a helpful assistant giving out valuable information to tourists in {{language}}.");
+  const r = (await pipe.run({ prompt_builder: { template_variables: { location: "Berlin", language: "German" }, template: [system, user("Tell me about {{location}}")] } })) as Prompt;
+  same(dicts(r.prompt_builder.prompt), [ChatMessage.fromSystem("You are a helpful assistant giving out valuable information to tourists in German."), user("Tell me about Berlin")]);
+});
+test("test_pipeline_complex", async () => {
+  const pipe = new Pipeline();
+  pipe.addComponent("prompt_builder", new ChatPromptBuilder({ variables: ["value_output"] }));
+  pipe.addComponent("value_producer", new ValueProducer({ value_to_produce: "Berlin" }));
+  pipe.connect("value_producer.value_output", "prompt_builder");
+  const r = (await pipe.run({ template: [ChatMessage.fromSystem("You give valuable information to tourists."), user("Tell me about {{value_output}}")] })) as Prompt;
+  same(dicts(r.prompt_builder.prompt), [ChatMessage.fromSystem("You give valuable information to tourists."), user("Tell me about Berlin")]);
+});
 
 test.run();

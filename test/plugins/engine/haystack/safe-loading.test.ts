@@ -40,7 +40,7 @@ test("safe mode refuses unsafe=True and custom filters with Haystack's Deseriali
   refused(ADAPTER(FILTERS), /^Refusing to deserialize an OutputAdapter with custom filters/);
   refused(ADAPTER("      unsafe: true\n"), /^Refusing to deserialize an OutputAdapter with unsafe=True/);
   // Empty filters and unsafe: false load in safe mode, as in Haystack.
-  loadPipelineYaml(ROUTER("      custom_filters: {}\n      unsafe: false\n"), createRegistry());
+  loadPipelineYaml(ADAPTER("      custom_filters: {}\n      unsafe: false\n"), createRegistry());
 });
 
 test("unsafe loading: custom filters name registered functions, and dump back to those names", async () => {
