@@ -22,6 +22,7 @@ export {
   type RedisKeyvOptions,
 } from "./kv/redis-keyv.js";
 export { parseRedisTarget, type RedisTarget } from "./kv/redis-target.js";
+export { withDeadline, RedisWatch, RedisTimeoutError, DEFAULT_REDIS_TIMEOUT_MS } from "./kv/redis-deadline.js";
 export { Keyv } from "keyv";
 export {
   EXECUTION_STATUSES,
