@@ -10,6 +10,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:tracing": async () => (await import("../plugins/tracing/index.js")).default,
   "svc:engine": async () => (await import("../plugins/engine/index.js")).default,
   "svc:management": async () => (await import("../plugins/management/index.js")).default,
+  "svc:frameworks": async () => (await import("../plugins/frameworks/index.js")).default,
   "svc:run-api": async () => (await import("../plugins/run-api/index.js")).default,
   "svc:openai": async () => (await import("../plugins/openai/index.js")).default,
   "svc:openapi": async () => (await import("../plugins/openapi/index.js")).default,
@@ -28,7 +29,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
 export function defaultPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
   // svc:pgvector is cheap at start (one import; its stores connect on first use), so Haystack YAML
   // naming its types deploys without configuration.
-  const names = ["svc:limits", "svc:engine", "svc:pgvector", "svc:management", "svc:run-api", "svc:openai", "svc:openapi"];
+  const names = ["svc:limits", "svc:engine", "svc:pgvector", "svc:management", "svc:frameworks", "svc:run-api", "svc:openai", "svc:openapi"];
   // Tracing first: OpenTelemetry is set up before anything starts spans. Without the trace API it
   // is still needed for OpenTelemetry export.
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
@@ -44,7 +45,7 @@ export function defaultPluginSpecs(settings: LauncherSettings, env: NodeJS.Proce
  * platform tools when a platform key (or per-request keys) is configured.
  */
 export function mcpPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
-  const names = ["svc:limits", "svc:engine", "svc:mcp"];
+  const names = ["svc:limits", "svc:engine", "svc:frameworks", "svc:mcp"];
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
   if (settings.monitoringEnabled) names.push("svc:monitoring");
   // The store first, so the platform tools use the container's OBJECT_STORE.

@@ -10,6 +10,7 @@ import { defaultPluginSpecs } from "../cli/default-plugins.js";
 import authPlugin from "../plugins/auth/index.js";
 import chatUiPlugin from "../plugins/chat-ui/index.js";
 import enginePlugin from "../plugins/engine/index.js";
+import frameworksPlugin from "../plugins/frameworks/index.js";
 import limitsPlugin from "../plugins/limits/index.js";
 import managementPlugin from "../plugins/management/index.js";
 import mcpPlugin from "../plugins/mcp/index.js";
@@ -28,6 +29,7 @@ export {
   authPlugin,
   chatUiPlugin,
   enginePlugin,
+  frameworksPlugin,
   limitsPlugin,
   managementPlugin,
   mcpPlugin,
@@ -51,6 +53,7 @@ export const builtinPlugins: Readonly<Record<string, PluginModule>> = {
   "svc:auth": authPlugin,
   "svc:chat-ui": chatUiPlugin,
   "svc:engine": enginePlugin,
+  "svc:frameworks": frameworksPlugin,
   "svc:limits": limitsPlugin,
   "svc:management": managementPlugin,
   "svc:mcp": mcpPlugin,

@@ -44,6 +44,7 @@ export { KernelHooks, type PluginHooks, type RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";
 export type { Interceptor, Next } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
+export type { ResultHook, ResultInfo, ResultItems, ResultTap } from "./hooks/result-hook.js";
 export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/waterfall-hook.js";
 export { NOOP_TRACER, bindSignalSpan, inSpan, signalSpan, signalTracer, type Span, type Tracer, type Tags, type TagValue } from "./hooks/tracer.js";
 export { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "./hooks/trace-context.js";
@@ -88,33 +89,6 @@ export {
   type RunContext,
 } from "./wrapper/base-pipeline-wrapper.js";
 export { FileResult, SseStream, fileResponse, isStreamable, sse, streamItemText } from "./wrapper/results.js";
-export {
-  chunkSource,
-  frameworkItems,
-  frameworkResult,
-  type AgentChunk,
-  type AgentItem,
-  type ChunkUsage,
-  type ChunkWriterOptions,
-  type ToolCallDeltaChunk,
-} from "./wrapper/frameworks/framework-results.js";
-export {
-  createChatCompletionEvent,
-  createDetailsTag,
-  createMessageEvent,
-  createNotificationEvent,
-  createReplaceEvent,
-  createSourceEvent,
-  createStatusEvent,
-  defaultOnToolCallEnd,
-  defaultOnToolCallStart,
-  isUIEvent,
-  type DetailsTagOptions,
-  type NotificationType,
-  type SourceData,
-  type StatusData,
-  type UIEvent,
-} from "./wrapper/ui-events.js";
 export { UploadedFile, uploadedFiles } from "./wrapper/uploaded-file.js";
 export { CallRunContext, PlainRunCall, RequestRunCall, runAborted } from "./wrapper/run-context.js";
 export { bodyLimits, maxConcurrencyField, mergeLimits, timeoutSecondsField, wrapperLimits, type RunLimits } from "./wrapper/run-limits.js";

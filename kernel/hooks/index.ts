@@ -6,6 +6,7 @@
  * |------------|---------------------------------------------------|----------------------------------------|--------------------------------|
  * | `deploy`   | `SeriesHook` events + source handlers by kind     | the deploy service                     | MCP tool list, OpenAPI, models |
  * | `run`      | `InterceptorHook` `(call, next)`                   | `kernel.invoke`, for every transport   | tracing, monitoring, limits    |
+ * | `result`   | `ResultHook`: first tap to turn a value into items | `kernel.invoke`, on a wrapper's result | agent frameworks              |
  * | `stream`   | `WaterfallHook` over items + notifications        | `kernel.invoke`'s stream               | event filters, metrics         |
  * | `trace`    | `FanOutHook` of tracers (no-op default)           | kernel, transports, engine             | the tracing plugin             |
  * | `auth`     | `BailHook`: first decision wins, else the policy  | routes with a scope, `kernel.authorize` | auth plugins, hosts           |
@@ -24,6 +25,7 @@ import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
 import { ObserverHook, type AnsweredRequest } from "./observer-hook.js";
 import { WaterfallHook, type StreamTap } from "./waterfall-hook.js";
 import { FanOutHook } from "./fan-out-hook.js";
+import { ResultHook, type ResultTap } from "./result-hook.js";
 import type { ObserverErrorReporter, TapOptions } from "./taps.js";
 import type { Span, Tracer } from "./tracer.js";
 import type { DeployedPipeline } from "../registry.js";
@@ -50,6 +52,8 @@ export interface RunCall {
 export class KernelHooks {
   readonly deploy = new DeployHook();
   readonly run = new InterceptorHook<RunCall, unknown>("run");
+  /** A wrapper's returned object as the items to stream (agent frameworks' results). */
+  readonly result = new ResultHook("result");
   readonly stream: WaterfallHook;
   readonly trace = new FanOutHook("trace");
   readonly auth: BailHook<AccessRequest, AccessDecision>;
@@ -72,6 +76,7 @@ export interface PluginHooks {
     source(kind: string, handler: DeploySourceHandler, staging?: DeployStaging): void;
   };
   run: { tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void };
+  result: { tap(tap: ResultTap, options?: TapOptions): void };
   stream: { tap(tap: StreamTap, options?: TapOptions): void };
   trace: { tap(tracer: Tracer): void };
   auth: { tap(check: AccessCheck, options?: TapOptions): void };
@@ -86,6 +91,7 @@ export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
       source: (kind, handler, staging) => hooks.deploy.registerSource(plugin, kind, handler, staging),
     },
     run: { tap: (fn, o) => hooks.run.tap(plugin, fn, o) },
+    result: { tap: (tap, o) => hooks.result.tap(plugin, tap, o) },
     stream: { tap: (tap, o) => hooks.stream.tap(plugin, tap, o) },
     trace: { tap: (tracer) => hooks.trace.tap(plugin, tracer) },
     auth: { tap: (check, o) => hooks.auth.tap(plugin, check, o) },

@@ -15,8 +15,8 @@ export interface StreamedSource {
   readonly items: AsyncIterable<unknown> | Iterable<unknown>;
   /** The wrapper asked for Server-Sent Events (`sse(…)`). */
   readonly sse: boolean;
-  /** An agent framework's result object (an AI SDK `streamText()` result…): one answer, drained. */
-  readonly framework: boolean;
+  /** One answer read whole by transports that answer at once (a `result` tap's framework result). */
+  readonly whole: boolean;
 }
 
 export class Invocation {

@@ -3,7 +3,7 @@
  * every transport. It finds the pipeline (404) and checks it has the method (501/404), builds the
  * run call and the wrapper's run context, runs the wrapper inside the `run` hook, maps a failure to
  * the answer (`Pipeline execution failed: …`), and classifies the result: a value, a file, or a
- * stream (SSE, plain, or an agent framework's result). A streamed run settles once, when its stream
+ * stream (SSE, plain, or whatever a `result` tap makes of an object). A streamed run settles once, when its stream
  * ends, fails or is stopped: a run interceptor's `next()` then resolves to a `StreamedRun` (or
  * rejects with the stream's error), so it sees the whole run without wrapping the stream.
  * Transports only parse the request, invoke, and encode what comes back.
@@ -17,7 +17,7 @@ import type { Span } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
 import type { Logger } from "../logger.js";
 import type { DeployedPipeline, PipelineRegistry } from "../registry.js";
-import { frameworkItems, frameworkResult, type ChunkWriterOptions } from "../wrapper/frameworks/framework-results.js";
+import type { ResultHook } from "../hooks/result-hook.js";
 import { SseStream, isStreamable } from "../wrapper/results.js";
 import { CallRunContext, PlainRunCall, RequestRunCall } from "../wrapper/run-context.js";
 import type { UploadedFile } from "../wrapper/uploaded-file.js";
@@ -38,8 +38,8 @@ export interface InvokeRequest {
   readonly args?: readonly unknown[];
   /** Files the run context offers the wrapper. */
   readonly files?: readonly UploadedFile[];
-  /** How an agent framework's result becomes chunks (UI events or not). */
-  readonly chunks?: ChunkWriterOptions;
+  /** The transport encodes Open WebUI events: `result` taps may add them (tool call statuses). */
+  readonly events?: boolean;
   /** The HTTP request the run is for: its signal, id, headers and logger. */
   readonly request?: RequestContext;
   /** Without an HTTP request: the run's signal (required then), id, caller headers and parent span. */
@@ -52,7 +52,7 @@ export interface InvokeRequest {
 /** What `next()` resolves to in a run interceptor when the result streamed: after the stream ended. */
 export class StreamedRun {
   constructor(
-    /** The wrapper's raw result (an SSE marker, an iterable, a framework's result). */
+    /** The wrapper's raw result (an SSE marker, an iterable, an object a `result` tap read). */
     readonly result: unknown,
     readonly source: StreamedSource,
     readonly stats: StreamStats,
@@ -114,7 +114,7 @@ export class Invoker {
         const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
         const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
         return Promise.resolve(returned).then((result) => {
-          const source = sourceOf(result, request.chunks);
+          const source = sourceOf(this.hooks.result, result, inner, request.events);
           if (!source) return result;
           streaming = true;
           return new Promise<unknown>((resolve, reject) => {
@@ -130,7 +130,7 @@ export class Invoker {
         // A value (the wrapper's, or an interceptor's answering in its place, which may itself
         // stream); after a stream was handed over, the run's own end is the interceptors' business.
         (value) => {
-          if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(value, request.chunks), this.hooks.stream));
+          if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(this.hooks.result, value, call, request.events), this.hooks.stream));
         },
         (error: unknown) => {
           if (!streaming) fail(pipelineFailure(error));
@@ -141,12 +141,13 @@ export class Invoker {
 }
 
 /** The items of a streamed result, or undefined for a value. */
-function sourceOf(result: unknown, chunks?: ChunkWriterOptions): StreamedSource | undefined {
+function sourceOf(hook: ResultHook, result: unknown, call: RunCall, events = false): StreamedSource | undefined {
   if (result === null || typeof result !== "object") return undefined;
-  if (result instanceof SseStream) return { items: frameworkItems(result.source, chunks), sse: true, framework: false };
-  const framework = frameworkResult(result, chunks);
-  if (framework) return { items: framework, sse: false, framework: true };
-  return isStreamable(result) ? { items: frameworkItems(result, chunks), sse: false, framework: false } : undefined;
+  const sse = result instanceof SseStream;
+  const value: object = sse ? result.source : result;
+  const read = hook.call(value, { call, sse, events });
+  if (read) return { items: read.items, sse, whole: !sse && read.whole === true };
+  return sse || isStreamable(value) ? { items: value as Iterable<unknown>, sse, whole: false } : undefined;
 }
 
 function runCallOf(request: InvokeRequest, name: string): RunCall {

@@ -36,9 +36,12 @@ export function isStreamable(value: unknown): value is AsyncIterable<unknown> | 
 }
 
 /**
- * The text a stream item becomes; undefined skips it. With `reasoning`, a chunk without content
- * streams its reasoning text instead (what `/run` sends for a reasoning model's thinking, as
- * Hayhooks does); answers read to one text (MCP, a framework's result) leave reasoning out.
+ * The one way a stream item becomes text; undefined skips it. A string is itself, bytes stay
+ * bytes, a chunk-like object (`content`, as the engine's StreamingChunk) is its content's text,
+ * anything else its JSON. With `reasoning`, a chunk without content streams its reasoning text
+ * instead (what `/run` sends for a reasoning model's thinking, as Hayhooks does); answers read to
+ * one text (MCP, a framework's result) and chat deltas leave reasoning out. A UI event is skipped
+ * with a warning: it belongs to the chat endpoints, which handle it before asking for text.
  */
 export function streamItemText(item: unknown, warn: (message: string) => void, reasoning = false): string | Buffer | undefined {
   if (typeof item === "string") return item;
@@ -51,9 +54,10 @@ export function streamItemText(item: unknown, warn: (message: string) => void, r
     warn("A UI event was emitted in a run stream and skipped; UI events belong to the chat endpoints.");
     return undefined;
   }
-  // Chunk-like objects (the engine's StreamingChunk) stream their text.
-  if (typeof o.content === "string") {
-    if (o.content !== "" || !reasoning) return o.content;
+  if ("content" in o) {
+    if (typeof o.content !== "string" && o.content != null) return streamItemText(o.content, warn, reasoning);
+    const content = typeof o.content === "string" ? o.content : "";
+    if (content !== "" || !reasoning) return content;
     const thinking = (o.reasoning as { reasoning_text?: unknown } | null | undefined)?.reasoning_text;
     return typeof thinking === "string" ? thinking : "";
   }

@@ -6,6 +6,10 @@
  * item's `usage` or `meta.usage`.
  */
 import { randomUUID } from "node:crypto";
+import { streamItemText } from "svc";
+
+/** Chat deltas never meet a UI event here (it is handled before), so nothing is warned about. */
+const ignore = (): void => undefined;
 
 export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number; [detail: string]: unknown };
 
@@ -84,20 +88,6 @@ export function addUsage(total: Usage | null, more: Usage | null): Usage | null 
     completion_tokens: total.completion_tokens + more.completion_tokens,
     total_tokens: total.total_tokens + more.total_tokens,
   };
-}
-
-/** The text an item stands for: a string as is, an object's `content`, else its JSON. */
-export function textOf(item: unknown): string {
-  if (typeof item === "string") return item;
-  if (item === null || item === undefined) return "";
-  if (Buffer.isBuffer(item) || item instanceof Uint8Array) return Buffer.from(item).toString("utf8");
-  if (!isObject(item)) return String(item);
-  if ("content" in item) return typeof item.content === "string" ? item.content : item.content == null ? "" : textOf(item.content);
-  try {
-    return JSON.stringify(item);
-  } catch {
-    return String(item);
-  }
 }
 
 function reasoningOf(item: unknown): string | undefined {
@@ -188,7 +178,7 @@ export class ChunkBuilder {
       if (content !== undefined) delta.content = content;
       return this.chunk(delta, finish, usage);
     }
-    const text = textOf(item);
+    const text = streamItemText(item, ignore)?.toString() ?? "";
     if (text === "" && !finish) return usage ? this.usageChunk(usage) : undefined;
     return this.chunk({ content: text }, finish, usage);
   }

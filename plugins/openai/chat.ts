@@ -28,11 +28,11 @@ export function registerChatRoutes(kernel: PluginApi<typeof openaiSettings>, fil
     const body = await c.json(ChatCompletionRequest);
     const pipeline = pipelineForModel(kernel, c, body.model, "runChatCompletion", body.stream === true);
     const files = await resolveFiles(chatFileRefs(body.messages), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline), c.state.principal);
-    const chunks = { events: body.stream ? options.events : false };
+    const events = body.stream ? options.events : false;
     const args = [body.model, body.messages, body];
     let invocation;
     try {
-      invocation = await kernel.invoke({ pipeline, method: "runChatCompletion", transport: "openai", input: body, args, files, chunks, request: c });
+      invocation = await kernel.invoke({ pipeline, method: "runChatCompletion", transport: "openai", input: body, args, files, events, request: c });
       // The client left while the wrapper worked: answer nothing (closing below stops what it returned).
       if (c.signal.aborted) return undefined;
       if (body.stream) return await streamChat(c, invocation, body.model, options);

@@ -63,8 +63,8 @@ export function registerResponseRoutes(kernel: PluginApi<typeof openaiSettings>,
     const input = normalizeResponseInput(body.input);
     const files = await resolveFiles(responseFileRefs(input), fileStore, kernel.settings.filesMaxFileBytes, takesUploads(pipeline), c.state.principal);
     const args = [body.model, input, body];
-    const chunks = body.stream ? { events: uiEvents } : undefined;
-    const invocation = await kernel.invoke({ pipeline, method: "runResponse", transport: "openai", input: body, args, files, chunks, request: c });
+    const events = body.stream ? uiEvents : false;
+    const invocation = await kernel.invoke({ pipeline, method: "runResponse", transport: "openai", input: body, args, files, events, request: c });
     try {
       // The client left while the wrapper worked: answer nothing (closing below stops what it returned).
       if (c.signal.aborted) return;

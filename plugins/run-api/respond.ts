@@ -32,7 +32,7 @@ async function respondStreamed(c: RequestContext, invocation: Invocation, source
     if (!warned) c.log.warn(message, { pipeline: invocation.pipeline.name });
     warned = true;
   };
-  if (source.framework) {
+  if (source.whole) {
     let text: string;
     try {
       text = await invocation.text(KIND, warn);

@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { KernelOptions, KernelPlugin } from "svc";
 import { openaiPlugin } from "../../../plugins/openai/index.js";
+import frameworksPlugin from "../../../plugins/frameworks/index.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
 
 export interface ChatKernel extends PipelineKernel {
@@ -27,7 +28,7 @@ export function withChatKernel(
       };
       await fn({ ...k, client, deployChat });
     },
-    { settings: options.settings, plugins: [openaiPlugin(), ...(options.plugins ?? [])] },
+    { settings: options.settings, plugins: [openaiPlugin(), frameworksPlugin(), ...(options.plugins ?? [])] },
   );
 }
 

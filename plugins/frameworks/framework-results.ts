@@ -11,7 +11,7 @@
  *   pass through unchanged, so any iterable may go through it.
  * - `chunkSource(result)`: either of the two, for the chat and Responses encoders.
  */
-import { isStreamable } from "../results.js";
+import { isStreamable } from "svc/plugin";
 import { PartReader, aiSdkGenerateChunks, isAiSdkGenerateResult, isAiSdkStreamResult } from "./ai-sdk.js";
 import { MappedStream } from "./mapped-stream.js";
 import type { AgentItem, ChunkWriterOptions } from "./chunk-writer.js";

@@ -8,7 +8,7 @@
  * `defaultOnToolCallStart`/`End` do) when asked, sums the usage, and closes with one last chunk
  * carrying the finish reason and the total usage.
  */
-import { defaultOnToolCallEnd, defaultOnToolCallStart, isUIEvent, type UIEvent } from "../ui-events.js";
+import { defaultOnToolCallEnd, defaultOnToolCallStart, isUIEvent, type UIEvent } from "./ui-events.js";
 
 export interface ToolCallDeltaChunk {
   index: number;

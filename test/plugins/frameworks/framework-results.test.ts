@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { AIMessageChunk, ToolMessage } from "@langchain/core/messages";
-import { chunkSource, frameworkItems, frameworkResult } from "svc";
+import { chunkSource, frameworkItems, frameworkResult } from "svc/frameworks";
 
 async function collect(source: AsyncIterable<unknown> | Iterable<unknown>): Promise<unknown[]> {
   const out: unknown[] = [];

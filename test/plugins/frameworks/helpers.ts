@@ -8,8 +8,8 @@ import * as assert from "uvu/assert";
 import { request } from "node:http";
 import OpenAI from "openai";
 import mcpPlugin from "svc/mcp";
-import { httpClient } from "../../plugins/mcp/fixtures.js";
-import { rawChat, withChatKernel, type ChatKernel } from "../../plugins/openai/chat-helpers.js";
+import { httpClient } from "../mcp/fixtures.js";
+import { rawChat, withChatKernel, type ChatKernel } from "../openai/chat-helpers.js";
 
 export interface AgentMethods {
   /** runApi(input, ctx) */
