@@ -30,6 +30,7 @@ export function objectStorePlugin(): KernelPlugin<v.InferOutput<typeof options>>
         redisUrl: opts.redisUrl ?? settings.objectStoreRedisUrl,
         redisUrlSetting: opts.redisUrl ? "the redisUrl option of svc:object-store" : "OBJECT_STORE_REDIS_URL",
         ttl: opts.ttl ?? settings.objectStoreTtl,
+        callTimeoutMs: settings.redisTimeout * 1000,
         logger: kernel.log,
       });
       kernel.provide(OBJECT_STORE, store);

@@ -28,6 +28,8 @@ export interface StoreOptions {
   ttl?: number;
   /** Connection time-out for Redis in milliseconds (default 5000). */
   connectTimeoutMs?: number;
+  /** Deadline of each Redis call after the connect, in milliseconds. */
+  callTimeoutMs?: number;
   /** Where errors of an established Redis connection are reported. */
   logger?: Logger;
 }
@@ -42,7 +44,7 @@ export function createObjectStore(options: StoreOptions = {}): Promise<ObjectSto
   if (backend === "redis") {
     const setting = options.redisUrlSetting ?? "redisUrl";
     if (!options.redisUrl) throw new ValueError(`'${setting}' is not set: provide a Redis URL to use the redis object store backend.`);
-    const connecting = connectRedisBackend(options.redisUrl, { connectTimeoutMs: options.connectTimeoutMs, logger: options.logger, setting });
+    const connecting = connectRedisBackend(options.redisUrl, { connectTimeoutMs: options.connectTimeoutMs, timeoutMs: options.callTimeoutMs, logger: options.logger, setting });
     return connecting.then((b) => new ObjectStore(b, ttl));
   }
   throw new ValueError(`Unknown object store backend '${backend}': use one of ${OBJECT_STORE_BACKENDS.join(", ")}.`);

@@ -4,10 +4,11 @@
  * `obj_<uuid>`, stored under `svc-objects::obj_<uuid>`; Redis expires keys itself (keyv sets `PX`).
  * Accepts `redis://`, `redis://user:password@…`, `rediss://…` (TLS) and comma-separated nodes
  * (a cluster: `redis://h1:6379,h2:6379,h3:6379`); a bad URL, a refused connection, a wrong
- * password or a time-out fails the connect promptly, naming the setting the URL came from.
+ * password or a time-out fails the connect promptly, naming the setting the URL came from. Every
+ * call has a deadline (`SERVICE_REDIS_TIMEOUT`): a paused Redis fails a tool call, never hangs it.
  */
 import { randomUUID } from "node:crypto";
-import { closeKeyv, connectRedisKeyv, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
 
 export const REDIS_NAMESPACE = "svc-objects";
 
@@ -17,6 +18,7 @@ export class RedisBackend implements ObjectStoreBackend {
   constructor(
     private readonly keyv: Keyv<string>,
     private readonly disconnect: () => Promise<void>,
+    private readonly timeoutMs = DEFAULT_REDIS_TIMEOUT_MS,
   ) {}
 
   generateId(): string {
@@ -24,15 +26,15 @@ export class RedisBackend implements ObjectStoreBackend {
   }
 
   async set(id: string, value: string, ttlSeconds?: number): Promise<void> {
-    await this.keyv.set(id, value, ttlSeconds ? ttlSeconds * 1000 : undefined);
+    await withDeadline(this.keyv.set(id, value, ttlSeconds ? ttlSeconds * 1000 : undefined), this.timeoutMs);
   }
 
   async get(id: string): Promise<string | undefined> {
-    return (await this.keyv.get(id)) ?? undefined;
+    return (await withDeadline(this.keyv.get(id), this.timeoutMs)) ?? undefined;
   }
 
   delete(id: string): Promise<boolean> {
-    return this.keyv.delete(id);
+    return withDeadline(this.keyv.delete(id), this.timeoutMs);
   }
 
   close(): Promise<void> {
@@ -47,6 +49,8 @@ export interface RedisConnectOptions {
   logger?: Logger;
   /** The setting the URL came from, named in errors (default `redisUrl`). */
   setting?: string;
+  /** Deadline of every later call in milliseconds (default `SERVICE_REDIS_TIMEOUT`'s default, 2000). */
+  timeoutMs?: number;
 }
 
 export async function connectRedisBackend(url: string, options: RedisConnectOptions = {}): Promise<RedisBackend> {
@@ -57,5 +61,5 @@ export async function connectRedisBackend(url: string, options: RedisConnectOpti
     logger: options.logger,
     setting: options.setting ?? "redisUrl",
   });
-  return new RedisBackend(keyv, () => closeKeyv(keyv));
+  return new RedisBackend(keyv, () => closeKeyv(keyv), options.timeoutMs);
 }

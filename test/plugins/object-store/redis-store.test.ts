@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { KernelError, createContainer, OBJECT_STORE } from "svc";
+import { KernelError, RedisTimeoutError, createContainer, OBJECT_STORE } from "svc";
 import {
   Explorer,
   ObjectStore,
@@ -93,6 +93,24 @@ live("a refused connection, a wrong password and a bad URL fail with their cause
     await guarded.stop();
   }
   await rejects(() => createObjectStore({ backend: "redis", redisUrl: "http://127.0.0.1:6379" }), /Invalid Redis URL .*unsupported scheme/);
+});
+
+live("a paused Redis fails store calls at their deadline, and they work again once it answers", async () => {
+  const paused = await startRedis();
+  const store = await createObjectStore({ backend: "redis", redisUrl: paused.url, callTimeoutMs: 500 });
+  try {
+    const id = await store.put({ kept: 1 });
+    process.kill(paused.pid, "SIGSTOP");
+    const failed = await rejects(() => store.get(id), /did not answer within 500 ms/);
+    assert.instance(failed, RedisTimeoutError);
+    await rejects(() => store.put({ lost: true }), /did not answer within 500 ms/);
+    process.kill(paused.pid, "SIGCONT");
+    assert.equal(await store.get(id), { kept: 1 });
+  } finally {
+    process.kill(paused.pid, "SIGCONT");
+    await store.close();
+    await paused.stop();
+  }
 });
 
 live("the svc:object-store plugin provides the Redis store under OBJECT_STORE and closes it", async () => {
