@@ -20,6 +20,7 @@ import { objectStoreBench } from "./object-store.js";
 import { startTarget, type Target } from "./target.js";
 import { clusterBench } from "./cluster.js";
 import { memoryBench } from "./memory.js";
+import { pgvectorBench } from "./pgvector.js";
 import { cpuBench } from "./cpu.js";
 import { ratioOfRounds, record, recorded, summary } from "./bars.js";
 
@@ -156,6 +157,7 @@ for (const line of observability) console.log(line);
 for (const line of metrics) console.log(line);
 for (const line of await engineBench()) console.log(line);
 for (const line of await objectStoreBench()) console.log(line);
+for (const line of await pgvectorBench()) console.log(line);
 for (const line of await clusterBench()) console.log(line);
 for (const line of memory) console.log(line);
 

@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { repoRoot, startSvc } from "./helpers/cli.js";
 import { startPipelineKernel, tempDir } from "./helpers/pipelines.js";
 import enginePlugin from "svc/engine";
+import pgvectorPlugin from "svc/pgvector";
 
 test("the example pipelines deploy at startup and work without an API key", async () => {
   const dir = join(tempDir(), "pipelines");
   cpSync(join(repoRoot, "pipelines"), dir, { recursive: true });
-  const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
+  const k = await startPipelineKernel({ dir, plugins: [enginePlugin(), pgvectorPlugin()] }); // pgvector: the pgvector_* examples
   try {
     const { deployed, total } = await k.kernel.deployer.deployAll();
     assert.ok(["countdown", "file_summary", "text_stats", "ui_events_demo"].every((n) => deployed.includes(n)));

@@ -52,6 +52,7 @@ export { ToolInvoker, ToolNotFoundError, runToolCalls, type RunToolCallsOptions 
 export { Tool, tool, ToolInvocationError, TOOL_TYPE, type ToolInit, type ToolFunction, type ToolContext, type ToolSpec, type JsonSchema } from "./tool.js";
 export { InMemoryDocumentStore, DuplicatePolicy, DocumentStoreError, DuplicateDocumentError, parseDuplicatePolicy } from "./document-store.js";
 export { FilterError, documentMatchesFilter, applyFilterPolicy, parseFilterPolicy, type Filters, type FilterPolicy } from "./filters.js";
+export { filtersSchema, retrieverEntries } from "./retriever-parameters.js";
 export { InMemoryBM25Retriever } from "./components/in-memory-bm25-retriever.js";
 export { InMemoryEmbeddingRetriever } from "./components/in-memory-embedding-retriever.js";
 export { MultiQueryEmbeddingRetriever } from "./components/multi-query-embedding-retriever.js";

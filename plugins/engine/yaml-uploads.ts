@@ -13,9 +13,13 @@ import type { InputSocket } from "./component.js";
 
 const PROBE = [new ByteStream(Buffer.alloc(0), {}, "text/plain")];
 
-/** Whether a socket takes a list of ByteStreams (and so can take uploaded files). */
+/**
+ * Whether a socket takes a list of ByteStreams (and so can take uploaded files). A socket that also
+ * takes a plain object (a retriever's `filters`, a record — JavaScript arrays are objects too) is
+ * a JSON input, not an upload.
+ */
 export function takesFiles(socket: InputSocket | undefined): boolean {
-  return !!socket?.schema && v.is(socket.schema, PROBE);
+  return !!socket?.schema && v.is(socket.schema, PROBE) && !v.is(socket.schema, {});
 }
 
 /** The run schema's `files` entry for a YAML pipeline that takes uploads: at least one file. */

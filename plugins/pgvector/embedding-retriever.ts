@@ -5,7 +5,7 @@
  * the init filters (`filter_policy`); `top_k` and `vector_function` at run time win.
  */
 import * as v from "valibot";
-import { applyFilterPolicy, Component, Document, output, socket, type ComponentContext, type Filters } from "svc/engine";
+import { applyFilterPolicy, Component, filtersSchema, Document, output, socket, type ComponentContext, type Filters } from "svc/engine";
 import { PgvectorDocumentStore } from "./document-store.js";
 import { retrieverEntries } from "./retriever-options.js";
 import { vectorFunctionSchema, type VectorFunction } from "./store-options.js";
@@ -24,7 +24,7 @@ export class PgvectorEmbeddingRetriever extends Component<v.InferOutput<typeof I
   protected inputSpecs() {
     return {
       query_embedding: socket(v.array(v.number())),
-      filters: socket(v.nullable(v.record(v.string(), v.any())), { default: null }),
+      filters: socket(v.nullable(filtersSchema), { default: null }),
       top_k: socket(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), { default: null }),
       vector_function: socket(v.nullable(vectorFunctionSchema), { default: null }),
     };

@@ -4,7 +4,7 @@
  * Runtime filters replace or merge with the init filters (`filter_policy`); `top_k` at run time wins.
  */
 import * as v from "valibot";
-import { applyFilterPolicy, Component, Document, output, socket, type ComponentContext, type Filters } from "svc/engine";
+import { applyFilterPolicy, Component, filtersSchema, Document, output, socket, type ComponentContext, type Filters } from "svc/engine";
 import { PgvectorDocumentStore } from "./document-store.js";
 import { retrieverEntries } from "./retriever-options.js";
 
@@ -22,7 +22,7 @@ export class PgvectorKeywordRetriever extends Component<v.InferOutput<typeof Ini
   protected inputSpecs() {
     return {
       query: socket(v.string()),
-      filters: socket(v.nullable(v.record(v.string(), v.any())), { default: null }),
+      filters: socket(v.nullable(filtersSchema), { default: null }),
       top_k: socket(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(1))), { default: null }),
     };
   }

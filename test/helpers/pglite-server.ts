@@ -2,6 +2,7 @@
  * @module A PGlite database with pgvector served over the Postgres wire protocol, run as its own
  * process by `pglite.ts` (PGlite is single-threaded WASM: in its own process it neither blocks nor
  * is slowed by the test or the server under test). Prints `listening <port>` once it answers.
+ * With a data directory the database outlives the process (a restart keeps the data).
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
@@ -9,7 +10,8 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 const port = Number(process.argv[2] ?? 0);
 const maxConnections = Number(process.argv[3] ?? 100);
-const db = await PGlite.create({ extensions: { vector } });
+const dataDir = process.argv[4] || undefined;
+const db = await PGlite.create({ dataDir, extensions: { vector } });
 const server = new PGLiteSocketServer({ db, port, host: "127.0.0.1", maxConnections });
 await server.start();
 const conn = server.getServerConn();

@@ -11,15 +11,17 @@ export interface TestPglite {
   /** `postgresql://postgres:postgres@127.0.0.1:<port>/postgres` */
   url: string;
   port: number;
-  /** Stops the server (its data is in memory and gone). Safe to call twice. */
+  /** Stops the server (its data is gone unless it has a data directory). Safe to call twice. */
   stop(): Promise<void>;
 }
 
 const READY_TIMEOUT_MS = 60_000;
 const serverScript = fileURLToPath(new URL("./pglite-server.js", import.meta.url));
 
-export async function startPglite(options: { port?: number; maxConnections?: number } = {}): Promise<TestPglite> {
-  const child = spawn(process.execPath, [serverScript, String(options.port ?? 0), String(options.maxConnections ?? 100)], { stdio: ["pipe", "pipe", "pipe"] });
+/** `dataDir` keeps the database on disk: a server started again on it (and on the same port) is a restart. */
+export async function startPglite(options: { port?: number; maxConnections?: number; dataDir?: string } = {}): Promise<TestPglite> {
+  const args = [serverScript, String(options.port ?? 0), String(options.maxConnections ?? 100), options.dataDir ?? ""];
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`PGlite did not start within ${READY_TIMEOUT_MS} ms: ${output}`)), READY_TIMEOUT_MS);

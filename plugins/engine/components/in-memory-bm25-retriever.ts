@@ -9,8 +9,7 @@ import { Document } from "../dataclasses/document.js";
 import { InMemoryDocumentStore } from "../document-store.js";
 import { applyFilterPolicy, type Filters } from "../filters.js";
 import { inMemoryRetrieverEntries } from "./in-memory-embedding-retriever.js";
-
-const FiltersSchema = v.record(v.string(), v.any());
+import { filtersSchema } from "../retriever-parameters.js";
 
 const Init = v.object(inMemoryRetrieverEntries);
 
@@ -28,7 +27,7 @@ export class InMemoryBM25Retriever extends Component<InitParameters> {
   protected inputSpecs() {
     return {
       query: socket(v.string()),
-      filters: socket(v.nullable(FiltersSchema), { default: null }),
+      filters: socket(v.nullable(filtersSchema), { default: null }),
       top_k: socket(v.nullable(v.number()), { default: null }),
       scale_score: socket(v.nullable(v.boolean()), { default: null }),
     };

@@ -8,30 +8,14 @@ import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { InMemoryDocumentStore } from "../document-store.js";
-import { applyFilterPolicy, parseFilterPolicy, type Filters } from "../filters.js";
-
-const FiltersSchema = v.record(v.string(), v.any());
+import { applyFilterPolicy, type Filters } from "../filters.js";
+import { filtersSchema, retrieverEntries } from "../retriever-parameters.js";
 
 /** Init parameters shared with InMemoryBM25Retriever's (same names, checks and messages). */
 export const inMemoryRetrieverEntries = {
   document_store: v.instance(InMemoryDocumentStore, "document_store must be an instance of InMemoryDocumentStore"),
-  filters: v.optional(v.nullable(FiltersSchema), null),
-  top_k: v.optional(
-    v.pipe(
-      v.number(),
-      v.check((n) => n > 0, (issue) => `top_k must be greater than 0. Currently, the top_k is ${String(issue.input)}`),
-    ),
-    10,
-  ),
+  ...retrieverEntries,
   scale_score: v.optional(v.boolean(), false),
-  filter_policy: v.optional(
-    v.pipe(
-      v.string(),
-      v.check((p) => ["replace", "merge"].includes(p.toLowerCase()), "filter_policy must be 'replace' or 'merge'"),
-      v.transform((p: string) => parseFilterPolicy(p)),
-    ),
-    "replace",
-  ),
 };
 
 const Init = v.object({ ...inMemoryRetrieverEntries, return_embedding: v.optional(v.boolean(), false) });
@@ -58,7 +42,7 @@ export class InMemoryEmbeddingRetriever extends Component<InitParameters> {
   protected inputSpecs() {
     return {
       query_embedding: socket(v.array(v.number())),
-      filters: socket(v.nullable(FiltersSchema), { default: null }),
+      filters: socket(v.nullable(filtersSchema), { default: null }),
       top_k: socket(v.nullable(v.number()), { default: null }),
       scale_score: socket(v.nullable(v.boolean()), { default: null }),
       return_embedding: socket(v.nullable(v.boolean()), { default: null }),

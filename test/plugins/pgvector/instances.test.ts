@@ -4,6 +4,7 @@
  * another process finds them by embedding and by keyword. The embedder is OpenAI's, answered by
  * the loopback fixture (bag-of-words vectors, 16 dimensions). Both deploy Haystack's own type paths unchanged. When
  * the database goes away, runs answer 503 naming the store, deploys still work, the servers stay up.
+ * Documents also arrive as JSON (content, meta, embedding) straight to a DocumentWriter.
  */
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -68,6 +69,40 @@ outputs:
   matches: by_keyword.documents
 `;
 
+const JSON_STORE = `
+      document_store:
+        type: haystack_integrations.document_stores.pgvector.document_store.PgvectorDocumentStore
+        init_parameters:
+          embedding_dimension: 3
+          vector_function: inner_product
+          table_name: json_corpus
+          keyword_index_name: json_corpus_keyword`;
+
+const JSON_INDEXING = `
+components:
+  writer:
+    type: haystack.components.writers.document_writer.DocumentWriter
+    init_parameters:
+      policy: OVERWRITE${JSON_STORE}
+inputs:
+  documents: writer.documents
+outputs:
+  documents_written: writer.documents_written
+`;
+
+const JSON_QUERY = `
+components:
+  retriever:
+    type: haystack_integrations.components.retrievers.pgvector.embedding_retriever.PgvectorEmbeddingRetriever
+    init_parameters:
+      top_k: 2${JSON_STORE}
+inputs:
+  query_embedding: retriever.query_embedding
+  filters: retriever.filters
+outputs:
+  documents: retriever.documents
+`;
+
 const test = suite("pgvector across svc instances");
 let db: TestPglite;
 let openai: OpenAIFixture;
@@ -113,6 +148,36 @@ test("documents indexed on one instance are found from another", async () => {
   assert.ok(nearest[0]!.score >= nearest[1]!.score);
   const matches = found.body.result.by_keyword.documents as Array<{ content: string; meta: Record<string, unknown> }>;
   assert.equal(matches.map((d) => d.content), ["The quick brown fox jumps over the fence."]); // the init filter leaves out the German
+});
+
+test("Documents sent as JSON to a DocumentWriter on one instance are found by a query YAML on another", async () => {
+  assert.is((await deployYaml(indexer!.url, "json_indexing", JSON_INDEXING)).status, 200);
+  assert.is((await deployYaml(searcher!.url, "json_search", JSON_QUERY)).status, 200);
+  const documents = [
+    { id: "north", content: "Points north", meta: { axis: "y", rank: 1 }, embedding: [0, 1, 0] },
+    { id: "east", content: "Points east", meta: { axis: "x", rank: 2 }, embedding: [1, 0, 0] },
+    { content: "Points up and north", meta: { axis: "y", rank: 3 }, embedding: [0, 0.6, 0.8] },
+  ];
+  const written = await post(`${indexer!.url}/json_indexing/run`, { documents });
+  assert.is(written.status, 200, JSON.stringify(written.body));
+  assert.is(written.body.result.writer.documents_written, 3);
+
+  const found = await post(`${searcher!.url}/json_search/run`, { query_embedding: [0, 1, 0], filters: null });
+  assert.is(found.status, 200, JSON.stringify(found.body));
+  // Documents come as Haystack's to_dict writes them: meta fields flattened beside id and content.
+  const nearest = found.body.result.retriever.documents as Array<{ id: string; content: string; score: number; axis: string; rank: number }>;
+  // inner_product scores the dot product: 1 and 0.6.
+  assert.equal(nearest.map((d) => [d.content, Math.round(d.score * 1e6) / 1e6]), [["Points north", 1], ["Points up and north", 0.6]]);
+  assert.is(nearest[0]!.id, "north");
+  assert.equal([nearest[0]!.axis, nearest[0]!.rank], ["y", 1]);
+  assert.match(nearest[1]!.id, /^[0-9a-f]{64}$/, "an id made from the content, as Haystack makes it");
+  const filtered = await post(`${searcher!.url}/json_search/run`, { query_embedding: [0, 1, 0], filters: { field: "meta.axis", operator: "==", value: "x" } });
+  assert.is(filtered.status, 200, JSON.stringify(filtered.body));
+  assert.equal(filtered.body.result.retriever.documents.map((d: { id: string }) => d.id), ["east"]);
+
+  const badEmbedding = await post(`${indexer!.url}/json_indexing/run`, { documents: [{ content: "too short", embedding: [1, 0] }] });
+  assert.ok(badEmbedding.status >= 400 && badEmbedding.status < 600 && badEmbedding.status !== 503, JSON.stringify(badEmbedding.body));
+  assert.match(badEmbedding.body.error.message, /dimension|expected 3/i);
 });
 
 test("database down: runs answer 503 naming the store, deploys still succeed, the server stays up", async () => {
