@@ -13,8 +13,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -341,8 +342,13 @@ const runners: Record<string, () => Promise<void>> = {
     try {
       writeFileSync(join(dir, "svc.config.yaml"), code("config-file"));
       writeFileSync(join(dir, "my-plugin.ts"), code("hello-plugin"));
-      mkdirSync(join(dir, "node_modules"));
-      symlinkSync(join(repoRoot, "plugin-template"), join(dir, "node_modules", "svc-plugin-template"));
+      // The template as an installed package: its own package.json points at a dist/ that only its
+      // own build makes, so the package here re-exports the repository build of its source.
+      const installed = join(dir, "node_modules", "svc-plugin-template");
+      mkdirSync(installed, { recursive: true });
+      writeFileSync(join(installed, "package.json"), JSON.stringify({ name: "svc-plugin-template", type: "module", exports: "./index.js" }));
+      const built = pathToFileURL(join(repoRoot, "dist", "plugin-template", "index.js")).href;
+      writeFileSync(join(installed, "index.js"), `export * from ${JSON.stringify(built)};\nexport { default } from ${JSON.stringify(built)};\n`);
       // The config file's port is 1500; the environment's 0 wins over it, as the precedence says.
       const server = await startSvc(["run", "--host", "127.0.0.1", "--pipelines-dir", join(dir, "p")], { cwd: dir, env: { ...env(), SERVICE_PORT: "0" } });
       try {
