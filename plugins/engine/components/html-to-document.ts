@@ -74,6 +74,8 @@ const Init = v.object({
   /** trafilatura's options in Haystack; accepted for compatibility and not used. */
   extraction_kwargs: v.optional(v.nullable(MetaSchema), null),
   store_full_path: v.optional(v.boolean(), false),
+  /** The default encoding; a ByteStream's `meta.encoding` overrides it. */
+  encoding: v.optional(v.pipe(v.string(), v.check((label) => textDecoder(label) !== null, (i) => `Unknown encoding: ${String(i.input)}`)), "utf-8"),
 });
 
 export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
@@ -105,11 +107,16 @@ export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
         ctx?.log?.warn(`Could not read ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
         continue;
       }
+      if (stream.data.length === 0) {
+        ctx?.log?.warn(`Skipping ${describe(source)} because it is empty.`);
+        continue;
+      }
       let text: string;
       try {
-        text = extractText(decode(stream.data));
+        const encoding = typeof stream.meta.encoding === "string" ? stream.meta.encoding : this.initParameters.encoding;
+        text = extractText(decode(stream.data, encoding));
       } catch (error) {
-        ctx?.log?.warn(`Failed to extract text from ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
+        ctx?.log?.warn(`Failed to extract text from ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
         continue;
       }
       const meta: Record<string, unknown> = { ...stream.meta, ...metas[i] };
@@ -121,14 +128,30 @@ export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
   }
 }
 
-/** UTF-8 as Haystack decodes; bytes that are not UTF-8 are read as windows-1252, as browsers default to. */
-function decode(data: Buffer): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
-  } catch {
-    return new TextDecoder("windows-1252").decode(data);
-  }
+/**
+ * Strict decoding, as Python's `bytes.decode`: bytes that are not text in the encoding (an audio
+ * file, a PDF) fail, and the caller skips that source, as Haystack does.
+ */
+function decode(data: Buffer, encoding: string): string {
+  const decoder = textDecoder(encoding);
+  if (!decoder) throw new Error(`Unknown encoding: ${encoding}`);
+  return decoder.decode(data);
 }
+
+/** A fatal TextDecoder for a Python codec name ("utf-8", "latin-1", "cp1252", "utf_16"), or null. */
+function textDecoder(encoding: string): TextDecoder | null {
+  const label = encoding.trim().toLowerCase().replace(/_/g, "-");
+  for (const candidate of [label, label.replace(/-/g, ""), label.replace(/^cp(\d+)$/, "windows-$1")]) {
+    try {
+      return new TextDecoder(candidate, { fatal: true });
+    } catch {
+      // not a label this runtime knows; try the next spelling
+    }
+  }
+  return null;
+}
+
+const describe = (source: string | ByteStream) => (typeof source === "string" ? source : typeof source.meta.file_path === "string" ? source.meta.file_path : "ByteStream");
 
 /** One meta dict for every source, or a list with one per source (haystack.components.converters.utils). */
 export function normalizeMetadata(meta: Record<string, unknown> | Record<string, unknown>[] | null | undefined, count: number): Record<string, unknown>[] {
