@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as v from "valibot";
-import { AddFixedValue, AnswerBuilder, BranchJoiner, ByteStream, DocumentSplitter, FileTypeRouter, HTMLToDocument, TextFileToDocument, ConditionalRouter, Document, DocumentCleaner, DocumentJoiner, Double, GeneratedAnswer, InMemoryBM25Retriever, InMemoryDocumentStore, Pipeline, PromptBuilder, Sum, Threshold, socket, variadic } from "svc/engine";
+import { AddFixedValue, AnswerBuilder, BranchJoiner, ByteStream, DocumentSplitter, FileTypeRouter, HTMLToDocument, TextFileToDocument, ConditionalRouter, Document, DocumentCleaner, DocumentJoiner, Double, GeneratedAnswer, InMemoryBM25Retriever, InMemoryDocumentStore, OutputAdapter, Pipeline, PromptBuilder, Sum, Threshold, socket, variadic } from "svc/engine";
 import { Accumulate, AnyOrder, Remainder, check, checkRaises, componentOf } from "./harness.js";
 
 const int = v.pipe(v.number(), v.integer());
@@ -1003,6 +1003,156 @@ test("that is linear and a component in the middle receives optional input from 
             scale_score: null,
             top_k: null,
           },
+        },
+      },
+    ],
+  );
+});
+
+/** Haystack's FixedGenerator (features/conftest.py): the replies in turn, one per call, then again. */
+const fixedGenerator = (replies: string[]) => {
+  let idx = 0;
+  return componentOf({ prompt: socket(v.string()) }, { replies: strs }, () => ({ replies: [replies[idx++ % replies.length]!] }));
+};
+
+test("that passes outputs that are consumed in cycle to outside the cycle", () => {
+  const validResponse = "\ndef generate_santa_sleigh():\n    '''\n    Returns ASCII art of Santa Claus on his sleigh with Rudolph leading the way.\n    '''\n    # implementation goes here.\n    return art\n    ";
+  const task = "Generate code to generate christmas ascii-art";
+  const second = "Generate code to generate christmas ascii-art\ninvalid code\nFAIL";
+  const expectedPrompt = "Generate code to generate christmas ascii-art\ninvalid code\nFAIL\ninvalid code\nFAIL, come on, try again.";
+  const feedback = (code: string) => `\nCheck if this code is valid and can run: ${code}\nReturn "PASS" if it passes and "FAIL" if it fails.\nProvide additional feedback on why it fails.\n    `;
+  return check(
+    () =>
+      new Pipeline({ maxRunsPerComponent: 3 })
+        .addComponent("concatenator", new OutputAdapter({ template: "{{code_prompt + '\n' + generated_code[0] + '\n' + feedback}}", output_type: "str" }))
+        .addComponent("code_llm", fixedGenerator(["invalid code", "invalid code", validResponse]))
+        .addComponent("code_prompt", new PromptBuilder({ template: "{{task}}" }))
+        .addComponent("feedback_prompt", new PromptBuilder({ template: '\nCheck if this code is valid and can run: {{ code[0] }}\nReturn "PASS" if it passes and "FAIL" if it fails.\nProvide additional feedback on why it fails.\n    ' }))
+        .addComponent("feedback_llm", fixedGenerator(["FAIL", "FAIL, come on, try again.", "PASS"]))
+        .addComponent(
+          "router",
+          new ConditionalRouter({
+            routes: [
+              { condition: "{{ 'FAIL' in replies[0] }}", output: "{{ replies[0] }}", output_name: "fail", output_type: "str" },
+              { condition: "{{ 'PASS' in replies[0] }}", output: "{{ code }}", output_name: "pass", output_type: "list[str]" },
+            ],
+          }),
+        )
+        .addComponent("joiner", new BranchJoiner({ type_: "str" }))
+        .addComponent(
+          "answer_builder",
+          componentOf({ replies: socket(strs), query: socket(v.string()), prompt: socket(v.nullable(v.string()), { default: null }) }, { answers: v.array(v.instance(GeneratedAnswer)) }, (i) => {
+            const meta: Record<string, unknown> = { all_messages: i.replies };
+            if (i.prompt !== null) meta.prompt = i.prompt;
+            return { answers: [new GeneratedAnswer(i.replies[0], i.query, [], meta)] };
+          }),
+        )
+        .connect("concatenator.output", "joiner.value")
+        .connect("joiner.value", "code_prompt.task")
+        .connect("code_prompt.prompt", "code_llm.prompt")
+        .connect("code_prompt.prompt", "concatenator.code_prompt")
+        .connect("code_llm.replies", "feedback_prompt.code")
+        .connect("feedback_llm.replies", "router.replies")
+        .connect("router.fail", "concatenator.feedback")
+        .connect("feedback_prompt.prompt", "feedback_llm.prompt")
+        .connect("router.pass", "answer_builder.replies")
+        .connect("code_llm.replies", "router.code")
+        .connect("code_llm.replies", "concatenator.generated_code")
+        .connect("concatenator.output", "answer_builder.prompt"),
+    [
+      {
+        inputs: { joiner: { value: task }, answer_builder: { query: task } },
+        expectedOutputs: { answer_builder: { answers: [new GeneratedAnswer(validResponse, task, [], { prompt: expectedPrompt, all_messages: [validResponse] })] } },
+        expectedCalls: {
+          "answer_builder#1": { prompt: expectedPrompt, query: task, replies: [validResponse] },
+          "code_llm#1": { prompt: task },
+          "code_llm#2": { prompt: second },
+          "code_llm#3": { prompt: expectedPrompt },
+          "code_prompt#1": { task, template: null, template_variables: null },
+          "code_prompt#2": { task: second, template: null, template_variables: null },
+          "code_prompt#3": { task: expectedPrompt, template: null, template_variables: null },
+          "concatenator#1": { code_prompt: task, feedback: "FAIL", generated_code: ["invalid code"] },
+          "concatenator#2": { code_prompt: second, feedback: "FAIL, come on, try again.", generated_code: ["invalid code"] },
+          "feedback_llm#1": { prompt: feedback("invalid code") },
+          "feedback_llm#2": { prompt: feedback("invalid code") },
+          "feedback_llm#3": { prompt: feedback(validResponse) },
+          "feedback_prompt#1": { code: ["invalid code"], template: null, template_variables: null },
+          "feedback_prompt#2": { code: ["invalid code"], template: null, template_variables: null },
+          "feedback_prompt#3": { code: [validResponse], template: null, template_variables: null },
+          "joiner#1": { value: [task] },
+          "joiner#2": { value: [second] },
+          "joiner#3": { value: [expectedPrompt] },
+          "router#1": { code: ["invalid code"], replies: ["FAIL"] },
+          "router#2": { code: ["invalid code"], replies: ["FAIL, come on, try again."] },
+          "router#3": { code: [validResponse], replies: ["PASS"] },
+        },
+      },
+    ],
+  );
+});
+
+const FEEDBACK_TEMPLATE = '\nCheck if this code is valid and can run: {{ code[0] }}\nReturn "PASS" if it passes and "FAIL" if it fails.\nProvide additional feedback on why it fails.\n    ';
+const feedbackPrompt = (code: string) => `\nCheck if this code is valid and can run: ${code}\nReturn "PASS" if it passes and "FAIL" if it fails.\nProvide additional feedback on why it fails.\n    `;
+const CODE_ROUTES = [
+  { condition: "{{ 'FAIL' in replies[0] }}", output: "{{ replies[0] }}", output_name: "fail", output_type: "str" },
+  { condition: "{{ 'PASS' in replies[0] }}", output: "{{ code }}", output_name: "pass", output_type: "list[str]" },
+];
+
+// The same loop, its components added in execution order, and (Haystack's second scenario) in a
+// non-standard order with at most 2 runs each: the same calls and answer.
+for (const [title, maxRuns, concatenatorFirst] of [
+  ["that has a feedback loop", 100, false],
+  ["created in a non-standard order that has a loop", 2, true],
+] as const)
+test(title, () => {
+  const task = "Generate code to generate christmas ascii-art";
+  const codePrompt = (feedback: string) => `\nGenerate code to solve the task: ${task}\n\n${feedback}\n    `;
+  return check(
+    () =>
+    {
+      const p = new Pipeline({ maxRunsPerComponent: maxRuns });
+      const concatenator = () => p.addComponent("concatenator", new OutputAdapter({ template: "{{current_prompt[0] + '\n' + feedback[0]}}", output_type: "str" }));
+      if (concatenatorFirst) concatenator();
+      p.addComponent("code_llm", fixedGenerator(["invalid code", "valid code"]))
+        .addComponent("code_prompt", new PromptBuilder({ template: "\nGenerate code to solve the task: {{ task }}\n\n{% if feedback %}\nHere is your initial attempt and some feedback:\n{{ feedback }}\n{% endif %}\n    ", required_variables: ["task"] }))
+        .addComponent("feedback_prompt", new PromptBuilder({ template: FEEDBACK_TEMPLATE, required_variables: ["code"] }))
+        .addComponent("feedback_llm", fixedGenerator(["FAIL", "PASS"]))
+        .addComponent("router", new ConditionalRouter({ routes: CODE_ROUTES }));
+      if (!concatenatorFirst) concatenator();
+      p.addComponent("answer_builder", new AnswerBuilder());
+      const connections: [string, string][] = [
+        ["code_prompt.prompt", "code_llm.prompt"],
+        ["code_llm.replies", "feedback_prompt.code"],
+        ["feedback_llm.replies", "router.replies"],
+        ["router.fail", "concatenator.feedback"],
+        ["router.pass", "answer_builder.replies"],
+        ["code_llm.replies", "router.code"],
+        ["feedback_prompt.prompt", "feedback_llm.prompt"],
+        ["code_llm.replies", "concatenator.current_prompt"],
+        ["concatenator.output", "code_prompt.feedback"],
+      ];
+      // The non-standard scenario connects the loop's closing edge first.
+      if (concatenatorFirst) connections.unshift(connections.pop()!);
+      for (const [from, to] of connections) p.connect(from, to);
+      return p;
+    },
+    [
+      {
+        inputs: { code_prompt: { task }, answer_builder: { query: task } },
+        expectedOutputs: { answer_builder: { answers: [new GeneratedAnswer("valid code", task, [], { all_messages: ["valid code"] })] } },
+        expectedCalls: {
+          "answer_builder#1": { documents: null, meta: null, pattern: null, query: task, expand_reference_ranges: null, reference_pattern: null, replies: ["valid code"] },
+          "code_llm#1": { prompt: codePrompt("") },
+          "code_llm#2": { prompt: codePrompt("\nHere is your initial attempt and some feedback:\ninvalid code\nF\n") },
+          "code_prompt#1": { feedback: "", task, template: null, template_variables: null },
+          "code_prompt#2": { feedback: "invalid code\nF", task, template: null, template_variables: null },
+          "concatenator#1": { current_prompt: ["invalid code"], feedback: "FAIL" },
+          "feedback_llm#1": { prompt: feedbackPrompt("invalid code") },
+          "feedback_llm#2": { prompt: feedbackPrompt("valid code") },
+          "feedback_prompt#1": { code: ["invalid code"], template: null, template_variables: null },
+          "feedback_prompt#2": { code: ["valid code"], template: null, template_variables: null },
+          "router#1": { code: ["invalid code"], replies: ["FAIL"] },
+          "router#2": { code: ["valid code"], replies: ["PASS"] },
         },
       },
     ],
