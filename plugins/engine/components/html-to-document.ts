@@ -11,6 +11,16 @@ import type { HtmlToTextOptions, SelectorDefinition } from "html-to-text";
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
+import { decodeStrict } from "./python-codecs.js";
+
+const knownEncoding = (encoding: string) => {
+  try {
+    decodeStrict(Buffer.alloc(0), encoding);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Never content: code, styling, embedded objects and interactive widgets. */
 const ALWAYS_SKIPPED = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select", "input", "textarea", "dialog", "img", "picture", "video", "audio", "map"];
@@ -75,7 +85,7 @@ const Init = v.object({
   extraction_kwargs: v.optional(v.nullable(MetaSchema), null),
   store_full_path: v.optional(v.boolean(), false),
   /** The default encoding; a ByteStream's `meta.encoding` overrides it. */
-  encoding: v.optional(v.pipe(v.string(), v.check((label) => textDecoder(label) !== null, (i) => `Unknown encoding: ${String(i.input)}`)), "utf-8"),
+  encoding: v.optional(v.pipe(v.string(), v.check(knownEncoding, (i) => `unknown encoding: ${String(i.input)}`)), "utf-8"),
 });
 
 export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
@@ -114,7 +124,7 @@ export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
       let text: string;
       try {
         const encoding = typeof stream.meta.encoding === "string" ? stream.meta.encoding : this.initParameters.encoding;
-        text = extractText(decode(stream.data, encoding));
+        text = extractText(decodeStrict(stream.data, encoding));
       } catch (error) {
         ctx?.log?.warn(`Failed to extract text from ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
         continue;
@@ -126,29 +136,6 @@ export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
     }
     return { documents };
   }
-}
-
-/**
- * Strict decoding, as Python's `bytes.decode`: bytes that are not text in the encoding (an audio
- * file, a PDF) fail, and the caller skips that source, as Haystack does.
- */
-function decode(data: Buffer, encoding: string): string {
-  const decoder = textDecoder(encoding);
-  if (!decoder) throw new Error(`Unknown encoding: ${encoding}`);
-  return decoder.decode(data);
-}
-
-/** A fatal TextDecoder for a Python codec name ("utf-8", "latin-1", "cp1252", "utf_16"), or null. */
-function textDecoder(encoding: string): TextDecoder | null {
-  const label = encoding.trim().toLowerCase().replace(/_/g, "-");
-  for (const candidate of [label, label.replace(/-/g, ""), label.replace(/^cp(\d+)$/, "windows-$1")]) {
-    try {
-      return new TextDecoder(candidate, { fatal: true });
-    } catch {
-      // not a label this runtime knows; try the next spelling
-    }
-  }
-  return null;
 }
 
 const describe = (source: string | ByteStream) => (typeof source === "string" ? source : typeof source.meta.file_path === "string" ? source.meta.file_path : "ByteStream");

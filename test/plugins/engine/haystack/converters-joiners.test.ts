@@ -67,7 +67,7 @@ test("HTMLToDocument: test_serde (encoding and extraction_kwargs survive to_dict
   const again = new HTMLToDocument(serialized.init_parameters);
   assert.is(again.initParameters.encoding, "latin-1");
   assert.equal(again.initParameters.extraction_kwargs, null);
-  assert.throws(() => new HTMLToDocument({ encoding: "no-such-codec" }), /Unknown encoding/);
+  assert.throws(() => new HTMLToDocument({ encoding: "no-such-codec" }), /unknown encoding/);
 });
 
 test.run();
