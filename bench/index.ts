@@ -1,5 +1,6 @@
 /**
- * @module `npm run bench`: svc against a bare node:http server measured in the same run, each in
+ * @module `npm run bench`: first the CPU-per-request table of issue 28 (bench/cpu.ts: bare
+ * node:http, Fastify, svc with and without tracing and monitoring); then svc against a bare node:http server measured in the same run, each in
  * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
  * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
  * `tools/call` against `/run` for the same pipeline; the object store and its explorer; the
@@ -19,6 +20,7 @@ import { objectStoreBench } from "./object-store.js";
 import { startTarget, type Target } from "./target.js";
 import { clusterBench } from "./cluster.js";
 import { memoryBench } from "./memory.js";
+import { cpuBench } from "./cpu.js";
 import { ratioOfRounds, record, recorded, summary } from "./bars.js";
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
@@ -80,6 +82,7 @@ async function launch(kind: "bare" | SvcKind | "svc-observed" | "svc-metrics"): 
 // A target that dies (at startup or under load) fails the bench with its output; the others are
 // stopped either way, so a failed bench leaves no process behind.
 const rows: string[][] = [];
+const cpuTable = await cpuBench(Math.max(ROUNDS, 5), DURATION_S);
 let deployP50: number, streaming: string[], mcp: string[], observability: string[], metrics: string[], memory: string[];
 try {
   // Both targets run side by side and are loaded in alternating rounds, so drift on a shared machine
@@ -138,6 +141,8 @@ const table = [
   ...rows.map((r) => [...r, (Number(r[2]) / baseline.get(r[1]!)!).toFixed(2), (cpuBaseline.get(r[1]!)! / Number(r[6])).toFixed(2)]),
 ];
 const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+for (const line of cpuTable) console.log(line);
+console.log();
 for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
 console.log(`\ndeploy of a small wrapper (overwrite, over HTTP): p50 ${deployP50.toFixed(1)} ms over ${DEPLOYS} deploys (target ≤ 50 ms)`);
 const run = rows.find((r) => r[0] === "svc-default" && r[1] === scenarios[0]!.name)!;

@@ -3,7 +3,8 @@
  * (the kernel with the default plugins, a no-op pipeline with a valibot input schema and a chat
  * pipeline streaming `chunks` words), `svc-observed` (the same with tracing and monitoring on),
  * `svc-metrics` (the same with metrics on) or `svc-default` (the plugins `svc run` loads with no
- * settings, from the CLI's own default set). Prints its port on stdout.
+ * settings, from the CLI's own default set), `svc-unobserved` (that set without tracing and
+ * monitoring) or `fastify` (bench/fastify-target.ts). Prints its port on stdout.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -17,6 +18,7 @@ import { createKernel, definePlugin, loadPlugins, Logger } from "svc";
 import { builtinPlugins } from "../cli/default-plugins.js";
 import { knownSettings } from "../cli/cli-settings.js";
 import { resolveRunConfig } from "../cli/run-settings.js";
+import { fastifyTarget } from "./fastify-target.js";
 import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import { openaiPlugin } from "../plugins/openai/index.js";
@@ -34,6 +36,15 @@ import { BasePipelineWrapper } from "svc";
 export class PipelineWrapper extends BasePipelineWrapper {
   static inputSchema = v.object({ question: v.string(), top_k: v.number() });
   runApi(input: Record<string, unknown>) { return input; }
+}
+`;
+
+/** The adder of the CPU-per-request table (bench/cpu.ts): two numbers in, their sum out. */
+export const ADDER_WRAPPER = `import * as v from "valibot";
+import { BasePipelineWrapper } from "svc";
+export class PipelineWrapper extends BasePipelineWrapper {
+  static inputSchema = v.object({ a: v.number(), b: v.number() });
+  runApi(input: { a: number; b: number }) { return input.a + input.b; }
 }
 `;
 
@@ -82,6 +93,10 @@ function bare(): void {
     req.on("end", () => {
       const body = req.method === "POST" ? JSON.parse(Buffer.concat(chunks).toString() || "{}") : undefined;
       if (req.url === "/v1/chat/completions") return void bareChat(res, body);
+      if (req.url === "/adder/run") {
+        if (typeof body?.a !== "number" || typeof body?.b !== "number") return void res.writeHead(422, { "content-type": "application/json" }).end('{"detail":"a and b must be numbers"}');
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result: body.a + body.b }));
+      }
       if (req.url === "/noop/run") {
         const input = v.safeParse(NOOP_INPUT, body);
         if (!input.success) return void res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ detail: input.issues[0].message }));
@@ -113,14 +128,18 @@ async function svc(mode: "plain" | "observed" | "metrics" = "plain"): Promise<vo
   console.log((await kernel.listen()).port);
 }
 
-/** The plugins `svc run` loads when nothing is configured (an empty environment, no config file). */
-async function svcDefault(): Promise<void> {
+/**
+ * The plugins `svc run` loads when nothing is configured (an empty environment, no config file);
+ * `env` switches some off as a user would (`SERVICE_TRACING_ENABLED=false`).
+ */
+async function svcDefault(env: NodeJS.ProcessEnv = {}): Promise<void> {
   const cwd = mkdtempSync(join(tmpdir(), "svc-bench-"));
   // As cli/serve.ts does: the kernel reads the loaded plugins' settings from the same sources.
-  const { sources, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, {});
+  const { sources, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, env);
   const entries = await loadPlugins(plugins, { cwd, builtins: builtinPlugins });
   const kernel = await createKernel({ sources, plugins: entries, logger: new Logger("ERROR"), knownSettings });
   await kernel.deployer.deploy({ kind: "files", name: "noop", files: { "pipeline_wrapper.ts": NOOP_WRAPPER }, save: false });
+  await kernel.deployer.deploy({ kind: "files", name: "adder", files: { "pipeline_wrapper.ts": ADDER_WRAPPER }, save: false });
   console.log((await kernel.listen()).port);
 }
 
@@ -129,3 +148,5 @@ else if (kind === "svc") await svc();
 else if (kind === "svc-observed") await svc("observed");
 else if (kind === "svc-metrics") await svc("metrics");
 else if (kind === "svc-default") await svcDefault();
+else if (kind === "svc-unobserved") await svcDefault({ SERVICE_TRACING_ENABLED: "false", SERVICE_MONITORING_ENABLED: "false" });
+else if (kind === "fastify") await fastifyTarget();

@@ -42,8 +42,12 @@ export {
   tracingPlugin,
 };
 
-/** The built-in plugins by the name a config file uses (`use: svc:<name>`). */
-const BUILTINS: Readonly<Record<string, PluginModule>> = {
+/**
+ * The built-in plugins by the name a config file uses (`use: svc:<name>`). `svc run` keeps the same
+ * names as lazy imports (cli/default-plugins.ts `builtinPlugins`, so it never loads a plugin it
+ * does not use); test/host/builtins.test.ts holds the two lists equal.
+ */
+export const builtinPlugins: Readonly<Record<string, PluginModule>> = {
   "svc:auth": authPlugin,
   "svc:chat-ui": chatUiPlugin,
   "svc:engine": enginePlugin,
@@ -70,7 +74,7 @@ const BUILTINS: Readonly<Record<string, PluginModule>> = {
 export function defaultPlugins(settings: KernelOptions["settings"] = {}, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
   const launcher = loadLauncherSettings({ overrides: settings });
   return defaultPluginSpecs(launcher, env).map(({ use }) => {
-    const plugin = BUILTINS[use];
+    const plugin = builtinPlugins[use];
     if (!plugin) throw new Error(`no built-in plugin ${use}`);
     // Built-in factories build their plugin synchronously; objects are used as they are.
     return (typeof plugin === "function" ? plugin() : plugin) as KernelPlugin;

@@ -13,7 +13,7 @@ export { loadSettings, kernelSettings, type Settings, type SettingKey, type Sett
 export { setting, type SettingField, type SettingFields, type SettingValues } from "./setting-field.js";
 export { mergeSettings, fieldsOf, type DeclaredSettings, type SettingRow } from "./settings-table.js";
 export * as settingTypes from "./settings-schema.js";
-export { packageVersion } from "./version.js";
+export { packageInfo, packageVersion, type PackageInfo } from "./package-info.js";
 export {
   connectRedisKeyv,
   closeKeyv,
@@ -22,6 +22,7 @@ export {
   type RedisKeyvOptions,
 } from "./kv/redis-keyv.js";
 export { parseRedisTarget, type RedisTarget } from "./kv/redis-target.js";
+export { withDeadline, RedisWatch, RedisTimeoutError, DEFAULT_REDIS_TIMEOUT_MS } from "./kv/redis-deadline.js";
 export { Keyv } from "keyv";
 export {
   EXECUTION_STATUSES,

@@ -11,11 +11,12 @@
  * is kept to a bounded number of files, the least recently written going first (checked now and
  * then as files are written, not on every load).
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Jiti } from "jiti";
 import { createModuleTransform } from "./module-transform.js";
+import { packageInfo } from "./package-info.js";
 import { cacheDir, SERVICE_DIR_NAME } from "./operator-access/credential-file.js";
 import { ensurePrivateDirSync } from "./private-dir.js";
 
@@ -30,8 +31,6 @@ export interface ModuleLoaderOptions {
 
 export type ModuleLoader = (specifier: string) => Promise<unknown>;
 
-const packageRoot = fileURLToPath(new URL("../../", import.meta.url));
-
 /**
  * The package name we import as: `svc` is what wrappers written before the package was published
  * import (and what this repository's own code imports); it stays an alias of the published name.
@@ -43,15 +42,12 @@ export const LEGACY_PACKAGE_NAME = "svc";
  * the published name (`@svc-serve/svc`) and `svc`.
  */
 function svcAliases(): Record<string, string> {
-  const pkg = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as {
-    name: string;
-    exports: Record<string, string | { import?: string }>;
-  };
+  const pkg = packageInfo();
   const aliases: Record<string, string> = {};
   for (const [key, target] of Object.entries(pkg.exports)) {
     const file = typeof target === "string" ? target : target.import;
     if (!file || !file.endsWith(".js")) continue;
-    for (const name of new Set([pkg.name, LEGACY_PACKAGE_NAME])) aliases[key === "." ? name : `${name}/${key.slice(2)}`] = join(packageRoot, file);
+    for (const name of new Set([pkg.name, LEGACY_PACKAGE_NAME])) aliases[key === "." ? name : `${name}/${key.slice(2)}`] = join(pkg.root, file);
   }
   return aliases;
 }

@@ -41,6 +41,11 @@ export const kernelSettings = {
     default: 5,
     help: "Seconds between full checks of the cluster's deployed pipelines (changes are also announced at once).",
   }),
+  redisTimeout: setting(decimal(0.1, 600), {
+    env: "SERVICE_REDIS_TIMEOUT",
+    default: 2,
+    help: "Seconds one Redis call (cluster deploy state, execution index) may take; a slower one fails with 503 and `/status` and `/readyz` report Redis unreachable until it answers again.",
+  }),
   instanceName: setting(optionalText(), {
     env: "SERVICE_INSTANCE_NAME", shownDefault: "host name:pid",
     default: undefined,

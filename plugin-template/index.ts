@@ -1,8 +1,9 @@
 /**
- * @module svc-plugin-template: a working third-party plugin to copy. It adds a route group and a
- * `run` interceptor, and declares a setting. Load it with `svc run --plugin ./plugin-template`.
+ * @module A working third-party svc plugin to copy. It adds a route group and a
+ * `run` interceptor, and declares a setting. Build it (`npm run build`) and load it with
+ * `svc run --plugin <this folder>`, or load the source: `svc run --plugin ./index.ts`.
  */
-import { definePlugin, type KernelPlugin } from "svc";
+import { definePlugin, type KernelPlugin } from "@svc-serve/svc";
 import { TemplateOptionsSchema, type TemplateOptions } from "./options.js";
 import { RunStats } from "./run-stats.js";
 import { registerRoutes } from "./routes.js";

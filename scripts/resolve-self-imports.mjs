@@ -35,7 +35,7 @@ for (const name of readdirSync(dist, { recursive: true, encoding: "utf8" })) {
   if (!/\.(js|d\.ts)$/.test(name) || name.split(sep).includes("node_modules")) continue;
   const file = join(dist, name);
   const text = readFileSync(file, "utf8");
-  if (!/["']svc["'/]/.test(text)) continue;
+  if (!/["'](@svc-serve\/)?svc["'/]/.test(text)) continue;
   const nodes = specifiers(file, text);
   if (nodes.length === 0) continue;
   let out = text;

@@ -1,7 +1,9 @@
 /**
  * @module The whole screen as a pure function of the state and the terminal size: a header, the
  * filters, statistics of the shown sample, the list (traces and expanded span trees) scrolled to
- * the selection, and a footer with the keys. Every line fits the width; the lines fill the height.
+ * the selection, a detail line for the selected row, and a footer with the keys. Every line fits
+ * the width; the lines fill the height. A row's error comes before its trace id, so an 80-column
+ * terminal still shows where the error starts; the detail line gives the selected row's in full.
  */
 import { formatClock, formatDuration } from "./format.js";
 import { problemLines, type ScreenContext } from "./problem-screen.js";
@@ -25,11 +27,13 @@ export interface Rendered {
 
 const HEAD_ROWS = 4;
 const FOOT_ROWS = 1;
+/** The detail line of the selected row, above the footer. */
+const DETAIL_ROWS = 1;
 const KEYS = "↑↓ move  ⏎/→← tree  s sort  e entry  t kind  f state  / search  Esc reset  p pause  r refresh  c clear  q quit";
 
 /** Rows of the list on a screen of `size` (page moves use it). */
 export function listHeight(size: Size): number {
-  return Math.max(1, size.rows - HEAD_ROWS - FOOT_ROWS);
+  return Math.max(1, size.rows - HEAD_ROWS - DETAIL_ROWS - FOOT_ROWS);
 }
 
 const STATE_STYLE: Record<TraceState, Style> = { ok: "green", failed: "red", running: "yellow" };
@@ -37,7 +41,7 @@ const STATE_STYLE: Record<TraceState, Style> = { ok: "green", failed: "red", run
 export function render(state: ViewState, size: Size, ctx: ScreenContext): Rendered {
   const width = Math.max(1, size.columns);
   const height = Math.max(1, size.rows);
-  if (width < 20 || height < HEAD_ROWS + FOOT_ROWS + 1) {
+  if (width < 20 || height < HEAD_ROWS + DETAIL_ROWS + FOOT_ROWS + 1) {
     return { lines: pad([line(piece("Terminal too small", "bold")), line("q quits")], height, width), scroll: state.scroll };
   }
   const head = header(state, ctx);
@@ -51,13 +55,15 @@ export function render(state: ViewState, size: Size, ctx: ScreenContext): Render
   const page = listHeight(size);
   const scroll = scrollFor(state, rows, page);
   const at = selectedIndex(state, rows);
+  const columns = columnsFor(width);
   const body = rows.slice(scroll, scroll + page).map((row, i) => {
-    const l = row.type === "trace" ? traceLine(row, state) : spanLine(row, state);
+    const l = row.type === "trace" ? traceLine(row, state, columns) : spanLine(row, state);
     return scroll + i === at ? { ...l, inverse: true } : l;
   });
   if (rows.length === 0) body.push(line(piece(emptyMessage(state), "dim")));
-  const lines = [head, filterLine(state), statsLine(state, shown.length), columnsLine(), ...body];
-  return { lines: pad(lines, height - FOOT_ROWS, width).concat(fit(footer(state), width)), scroll };
+  const lines = [head, filterLine(state), statsLine(state, shown.length), columnsLine(columns), ...body];
+  const detail = at >= 0 ? detailLine(rows[at]!) : line();
+  return { lines: pad(lines, height - DETAIL_ROWS - FOOT_ROWS, width).concat(fit(detail, width), fit(footer(state), width)), scroll };
 }
 
 function pad(lines: Line[], height: number, width: number): Line[] {
@@ -101,17 +107,19 @@ function statsLine(state: ViewState, shown: number): Line {
   return line(...pieces);
 }
 
-const COLUMNS = { state: 8, kind: 9, entry: 18, duration: 9, spans: 6, started: 9 };
+type Columns = Record<"state" | "kind" | "entry" | "duration" | "spans" | "started", number>;
+const WIDE: Columns = { state: 8, kind: 9, entry: 18, duration: 9, spans: 6, started: 9 };
+/** Below 100 columns: the fixed columns shrink to their longest values, leaving the error room. */
+const NARROW: Columns = { state: 7, kind: 8, entry: 14, duration: 8, spans: 5, started: 9 };
+const columnsFor = (width: number) => (width < 100 ? NARROW : WIDE);
 
-function columnsLine(): Line {
-  const c = COLUMNS;
-  const text = `  ${cell("STATE", c.state)} ${cell("KIND", c.kind)} ${cell("ENTRYPOINT", c.entry)} ${cell("DURATION", c.duration, "right")} ${cell("SPANS", c.spans, "right")}  ${cell("STARTED", c.started)}TRACE`;
+function columnsLine(c: Columns): Line {
+  const text = `  ${cell("STATE", c.state)} ${cell("KIND", c.kind)} ${cell("ENTRYPOINT", c.entry)} ${cell("DURATION", c.duration, "right")} ${cell("SPANS", c.spans, "right")}  ${cell("STARTED", c.started)}ERROR · TRACE`;
   return line(piece(text, "dim"));
 }
 
-function traceLine(row: Extract<Row, { type: "trace" }>, state: ViewState): Line {
+function traceLine(row: Extract<Row, { type: "trace" }>, state: ViewState, c: Columns): Line {
   const t = row.trace;
-  const c = COLUMNS;
   const st = traceState(t);
   const pieces: Piece[] = [
     piece(row.expanded ? "▾ " : "▸ "),
@@ -119,13 +127,13 @@ function traceLine(row: Extract<Row, { type: "trace" }>, state: ViewState): Line
     piece(` ${cell(traceKind(t), c.kind)} ${cell(clean(t.entrypoint ?? "—"), c.entry)} `),
     piece(`${cell(formatDuration(t.duration_ms), c.duration, "right")} ${cell(String(t.span_count), c.spans, "right")}  `),
     piece(`${cell(formatClock(t.start_time_ms), c.started)}`),
-    ...(t.instance ? [piece(`${clean(t.instance)} `, "cyan")] : []),
-    piece(t.trace_id, "dim"),
   ];
   const error = st === "failed" ? errorMessage(t) : undefined;
-  if (error) pieces.push(piece(`  ${clean(error)}`, "red"));
+  if (error) pieces.push(piece(`${clean(error)}  `, "red"));
   const slow = slowComponent(t, state.slowComponentMs);
-  if (slow) pieces.push(piece(`  slow: ${clean(slow.name)} ${formatDuration(slow.duration_ms)}`, "yellow"));
+  if (slow) pieces.push(piece(`slow: ${clean(slow.name)} ${formatDuration(slow.duration_ms)}  `, "yellow"));
+  if (t.instance) pieces.push(piece(`${clean(t.instance)} `, "cyan"));
+  pieces.push(piece(t.trace_id, "dim"));
   return line(...pieces);
 }
 
@@ -143,6 +151,33 @@ function spanLine(row: Extract<Row, { type: "span" }>, state: ViewState): Line {
   if (slow) pieces.push(piece("  ⚠ slowest component", "yellow"));
   const tags = tagText(s.tags);
   if (tags) pieces.push(piece(`  ${tags}`, "dim"));
+  return line(...pieces);
+}
+
+/**
+ * The selected row in one line, most telling first: a trace's state and error, then its id and
+ * instance; a span's error, then its name, duration and tags.
+ */
+function detailLine(row: Row): Line {
+  if (row.type === "trace") {
+    const t = row.trace;
+    const st = traceState(t);
+    const error = st === "failed" ? errorMessage(t) : undefined;
+    const pieces: Piece[] = [piece("▶ trace ", "bold"), piece(st, STATE_STYLE[st])];
+    if (error) pieces.push(piece(": "), piece(clean(error), "red"));
+    pieces.push(piece(` · ${formatDuration(t.duration_ms)} · id ${t.trace_id}`));
+    if (t.instance) pieces.push(piece(` · instance ${clean(t.instance)}`, "cyan"));
+    if (t.entrypoint) pieces.push(piece(` · ${clean(t.entrypoint)}`));
+    return line(...pieces);
+  }
+  const s = row.span;
+  const type = tagValue(s.tags, "error.type");
+  const message = tagValue(s.tags, "error.message");
+  const pieces: Piece[] = [piece("▶ span ", "bold")];
+  if (type !== undefined || message !== undefined) pieces.push(piece(`failed: ${clean([type, message].filter((x) => x !== undefined).join(": "))}`, "red"), piece(" · "));
+  pieces.push(piece(clean(s.name)), piece(` · ${s.running ? "running" : formatDuration(s.duration_ms)}`));
+  const tags = tagText(s.tags.filter((t) => !/(^|\.)error\.(type|message)$/.test(t.key)));
+  if (tags) pieces.push(piece(` · ${tags}`, "dim"));
   return line(...pieces);
 }
 

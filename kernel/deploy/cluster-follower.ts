@@ -56,15 +56,16 @@ export class ClusterFollower {
     await Promise.all(stale.map((n) => this.sync(n).catch((error) => this.log.warn(`Could not follow pipeline '${n}': ${messageOf(error)}`))));
   }
 
-  /** The store lost the manifest: write back what this process serves (names written first win). */
+  /**
+   * The store lost the manifest: write back what this process serves, each with its version. Every
+   * process does the same when it notices, so per name the newest change any of them knew wins,
+   * whatever order they come back in; the rest then follow it like any change.
+   */
   private async restore(): Promise<void> {
     const entries = [...this.deployer.applied.values()];
-    this.log.warn(`The deploy state lost its data (Redis restarted without persistence?): restoring ${entries.length} pipelines from this instance`);
-    if (entries.length === 0 || !this.state.restore) return;
-    await this.state.restore(
-      entries.map(({ version: _, ...write }) => write),
-      Math.max(...entries.map((e) => e.version)),
-    );
+    if (!this.state.restore) return;
+    const written = await this.state.restore(entries);
+    this.log.warn(`The deploy state lost its data (Redis restarted without persistence?): wrote back ${written} of the ${entries.length} pipelines this instance serves (the newest version of each name wins)`);
   }
 
   private onChange(name: string | undefined): Promise<void> | undefined {

@@ -19,7 +19,7 @@ export async function createDeployState(settings: Settings, log: Logger): Promis
   const instance = instanceName(settings);
   if (settings.clusterRedisUrl) {
     // Workers of one host share its pipelines directory: only the deploying one writes there.
-    const state = await RedisDeployState.connect({ url: settings.clusterRedisUrl, instance, sharedDisk: cluster.isWorker, logger: log });
+    const state = await RedisDeployState.connect({ url: settings.clusterRedisUrl, instance, sharedDisk: cluster.isWorker, logger: log, timeoutMs: settings.redisTimeout * 1000 });
     log.info(`Deploy state: Redis at ${state.health().store} (instance ${instance})`);
     return state;
   }

@@ -3,8 +3,10 @@
  * It checks the name before touching the disk, lets the source of the request's kind stage its
  * content (checking every file path) and load the pipeline, records the change in the deploy
  * state (which decides the 409/404 rules for every process of the service) and only then swaps the
- * registry entry; a failure anywhere leaves disk, state and registry as they were. Changes other
- * processes make are applied by `ClusterFollower`. Work on one name is serialized.
+ * saved files in and the registry entry; a failure anywhere, a crash included, leaves disk, state
+ * and registry as they were (the first deploy work of a start puts back what a crash left, see
+ * hidden-files.ts; startup-loads.ts quarantines a pipeline whose loading kills the process).
+ * Changes other processes make are applied by `ClusterFollower`. Work on one name is serialized.
  */
 import { rm } from "node:fs/promises";
 import { HttpError, messageOf } from "../errors.js";
@@ -19,6 +21,8 @@ import { PipelineFiles } from "./pipeline-files.js";
 import type { DeployState, ManifestEntry, ManifestWrite } from "./deploy-state.js";
 import { LocalDeployState } from "./local-deploy-state.js";
 import { ClusterFollower } from "./cluster-follower.js";
+import { recoverHidden } from "./hidden-files.js";
+import { StartupLoads } from "./startup-loads.js";
 import type { EntryContent } from "./manifest-content.js";
 import type { DeployRequest, SavedFiles, Staged } from "./deploy-request.js";
 
@@ -58,6 +62,8 @@ export class DeployService {
   /** Names with a change on its way to the state: an announcement of them must not wait for this process. */
   readonly committing = new Set<string>();
   private follower?: ClusterFollower;
+  private readonly startup: StartupLoads;
+  private recovery?: Promise<void>;
   /** True while `deployAll` (the startup deploy of the pipelines folder) runs: the process is not ready. */
   startingUp = false;
 
@@ -72,6 +78,26 @@ export class DeployService {
     private readonly reserved: () => ReadonlySet<string> = () => new Set(),
   ) {
     this.files = new PipelineFiles(pipelinesDir);
+    this.startup = new StartupLoads(pipelinesDir);
+  }
+
+  /** Pipelines not deployed because loading them took the process down on starts in a row. */
+  get quarantined(): string[] {
+    return this.startup.names;
+  }
+
+  /**
+   * Once per process, before its first deploy work: puts back saved files a crashed deploy had moved
+   * aside, removes what crashed processes left, and reads which pipeline took the last starts down.
+   */
+  recover(): Promise<void> {
+    return (this.recovery ??= (async () => {
+      const root = this.files.root;
+      const { restored, removed } = await recoverHidden(root, (n) => this.files.folderOf(n), (n) => this.files.yamlOf(n));
+      for (const name of restored) this.log.warn(`Pipeline '${name}': a deploy that a crash interrupted had moved its saved files aside; the previous version is back in place`);
+      if (removed > 0) this.log.info(`Removed ${removed} unfinished deploy folder(s) that stopped processes left in ${root}`);
+      await this.startup.recover();
+    })().catch((error) => this.log.warn(`Could not check ${this.files.root} for what a crash left: ${messageOf(error)}`)));
   }
 
   /** Deploys; `parent` is the span of a larger operation (startup) the deploy is part of. */
@@ -86,7 +112,15 @@ export class DeployService {
     return this.serialize(name, () =>
       inSpan(this.tracer, "svc.undeploy", { "svc.pipeline.name": name, "svc.transport": "runtime" }, () =>
         this.change(name, async () => {
+          await this.recover();
           const result = await this.state.remove(name);
+          if ("conflict" in result && this.startup.quarantine(name)) {
+            // Never deployed in this start: undeploying it removes its files and lifts the quarantine.
+            await this.files.removeSaved(name);
+            await this.startup.lift(name);
+            this.log.info(`Quarantined pipeline '${name}' removed`);
+            return;
+          }
           if ("conflict" in result) throw deployErrors.notFound(name);
           await this.removeLocal(name, true);
         }),
@@ -103,30 +137,51 @@ export class DeployService {
     this.startingUp = true;
     return inSpan(this.tracer, "svc.startup.deploy", { "svc.transport": "startup" }, async (span) => {
       await this.files.ensureRoot();
+      await this.recover();
       const candidates = await this.files.candidates();
       const deployed: string[] = [];
       for (const c of candidates) {
-        try {
-          if (!(this.follower && (await this.state.get(c.name)))) {
-            await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
-            deployed.push(c.name);
-            continue;
-          }
-        } catch (error) {
-          if (!this.follower || (error as HttpError).status !== 409) {
-            // A load failure was logged in full by load(): one line per broken entry, not two.
-            if (!this.logged(error)) this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
-            continue;
-          }
+        const quarantine = this.startup.quarantine(c.name);
+        if (quarantine) {
+          this.log.error(
+            `Pipeline '${c.name}' is quarantined and not deployed: loading it took the process down on ${quarantine.crashes} starts in a row ` +
+              `(its setup() exited or the process was killed, e.g. out of memory). Deploy a fixed version through the API, undeploy it, ` +
+              `or delete ${quarantine.marker} to try it again at the next start.`,
+          );
+          continue;
         }
-        // The cluster has this name (or another instance seeded it a moment ago): serve its version.
-        await this.follower!.sync(c.name).catch((error) => this.log.warn(`Could not follow pipeline '${c.name}': ${messageOf(error)}`));
-        if (this.registry.has(c.name)) deployed.push(c.name);
+        // A marker this start removes once the load returned: found by the next start, it names the pipeline that killed this one.
+        await this.startup.begin(c.name);
+        try {
+          await this.deployCandidate(c, span, deployed);
+        } finally {
+          await this.startup.end(c.name);
+        }
       }
       span.setTags({ "svc.startup.deployed": deployed.length, "svc.startup.total": candidates.length });
       this.log.info(`deployed ${deployed.length}/${candidates.length} pipelines from ${this.files.root}`);
       return { deployed, total: candidates.length };
     }).finally(() => (this.startingUp = false));
+  }
+
+  /** One entry of the pipelines folder at startup (see `deployAll`). */
+  private async deployCandidate(c: { kind: string; name: string; path: string }, span: Span, deployed: string[]): Promise<void> {
+    try {
+      if (!(this.follower && (await this.state.get(c.name)))) {
+        await this.deploy({ kind: c.kind, name: c.name, path: c.path }, span);
+        deployed.push(c.name);
+        return;
+      }
+    } catch (error) {
+      if (!this.follower || (error as HttpError).status !== 409) {
+        // A load failure was logged in full by load(): one line per broken entry, not two.
+        if (!this.logged(error)) this.log.warn(`Skipping pipeline '${c.path}': ${(error as Error).message}`);
+        return;
+      }
+    }
+    // The cluster has this name (or another instance seeded it a moment ago): serve its version.
+    await this.follower!.sync(c.name).catch((error) => this.log.warn(`Could not follow pipeline '${c.name}': ${messageOf(error)}`));
+    if (this.registry.has(c.name)) deployed.push(c.name);
   }
 
   /** The source of a kind, if a plugin registered one. */
@@ -140,6 +195,7 @@ export class DeployService {
    */
   async follow(intervalMs: number): Promise<void> {
     if (!this.state.shared || this.follower) return;
+    await this.recover();
     this.follower = new ClusterFollower(this, this.tracer, this.log, intervalMs);
     await this.follower.start();
   }
@@ -154,6 +210,7 @@ export class DeployService {
   private async load(name: string, request: DeployRequest): Promise<DeployedPipeline> {
     const source = this.hook.sourceOf(request.kind);
     if (!source) throw deployErrors.noSource(request.kind);
+    await this.recover();
     const current = await this.state.get(name);
     if (current && !request.overwrite) throw deployErrors.exists(name);
     const save = request.save ?? true;
@@ -202,6 +259,8 @@ export class DeployService {
     const saved: SavedFiles = staged.installed ? "others" : current && !request.path ? "all" : "keep";
     const entry = await this.install(name, { kind: request.kind, skipMcp: request.skipMcp, limits: request.limits }, staged, loaded, saved);
     this.applied.set(name, { ...write, version: result.version });
+    // A version deployed through the API loaded: the quarantine of the name is over.
+    if (!request.path) await this.startup.lift(name);
     return entry;
   }
 
@@ -218,8 +277,14 @@ export class DeployService {
   ): Promise<DeployedPipeline> {
     const { dispose, ...rest } = loaded;
     const entry: DeployedPipeline = { ...rest, name, source: meta.kind, skipMcp: meta.skipMcp ?? rest.skipMcp, limits: mergeLimits(rest.limits, meta.limits), deployedAt: new Date() };
+    // The commit point on disk: the saved form is swapped in (two renames) only now, after the load.
+    try {
+      await staged.installed?.commit();
+    } catch (error) {
+      await this.discard(staged, loaded);
+      throw error;
+    }
     const previous = this.registry.set(entry);
-    await staged.installed?.commit();
     const old = this.owned.get(name);
     this.owned.set(name, { dispose, tempDir: staged.tempDir });
     await this.release(old);

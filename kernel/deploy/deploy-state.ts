@@ -9,7 +9,7 @@ import type { RunLimits } from "../wrapper/run-limits.js";
 
 export interface ManifestEntry {
   readonly name: string;
-  /** The sequence number of the change that wrote it, increasing across the whole manifest. */
+  /** The sequence number of the change that wrote it, increasing across the whole manifest (and, in Redis, across data losses). */
   readonly version: number;
   /** The deploy source kind: `files`, `yaml`, … */
   readonly kind: string;
@@ -72,8 +72,11 @@ export interface DeployState {
    * then writes back what it serves (`restore`) so the cluster keeps its pipelines.
    */
   lostData?(): Promise<boolean>;
-  /** Writes entries back after a loss (a name written already wins), versions kept increasing past `minVersion`. */
-  restore?(entries: readonly ManifestWrite[], minVersion: number): Promise<void>;
+  /**
+   * Writes entries back after a loss with the versions they had; per name the greater version (the
+   * newer change) wins over what another process wrote back. Resolves with how many were written.
+   */
+  restore?(entries: readonly ManifestEntry[]): Promise<number>;
   /**
    * Waits until no other process is changing `name`, then holds it for this one until `settled`: a
    * state whose processes share one pipelines directory (the workers' primary) serializes their

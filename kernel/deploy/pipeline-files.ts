@@ -1,24 +1,25 @@
 /**
- * @module The pipelines directory on disk. New files are written to a hidden staging folder first
- * and swapped in with renames, keeping the old version aside until the deploy commits, so a failed
- * deploy leaves the disk exactly as it was.
+ * @module The pipelines directory on disk. A deploy never changes a saved pipeline before it has
+ * loaded: its files are written to hidden folders (`.svc-<use>.<pid>.<name>.<suffix>`, which no
+ * pipeline name can collide with: names have no dots), the wrapper loads from its own copy, and
+ * only a deploy that loaded swaps the saved form in with two renames. `recoverHidden` (hidden-files.ts)
+ * finishes or undoes at startup whatever a crash left between those steps.
  */
-import { existsSync } from "node:fs";
-import { lstat, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, rename, rm, stat, writeFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { deployErrors } from "./deploy-errors.js";
+import { hiddenPrefix } from "./hidden-files.js";
 
 export type FileMap = ReadonlyMap<string, string | Buffer>;
 
-/** Files swapped into place: `commit` drops the old version, `rollback` restores it. */
+/** Files written aside: `commit` swaps them in as the saved form, `rollback` removes them. */
 export interface Installed {
+  /** Where the files are saved once committed. */
   readonly path: string;
   commit(): Promise<void>;
   rollback(): Promise<void>;
 }
-
-const HIDDEN = ".svc-";
 
 export class PipelineFiles {
   constructor(readonly root: string) {}
@@ -51,79 +52,92 @@ export class PipelineFiles {
     return out;
   }
 
-  /** Writes a folder's files into staging and swaps it in as `<root>/<name>/`. */
+  /**
+   * The folder a saved deploy loads from: a hidden copy in the pipelines directory that lives as
+   * long as this process serves that version (relative imports and file reads keep working), and
+   * that a crash leaves for the next start to remove.
+   */
+  async liveFolder(name: string, files: FileMap): Promise<string> {
+    await this.ensureRoot();
+    return writeNew(await mkdtemp(join(this.root, hiddenPrefix("live", name))), files);
+  }
+
+  /** Writes a folder's files aside; `commit` swaps them in as `<root>/<name>/`. */
   async installFolder(name: string, files: FileMap): Promise<Installed> {
     await this.ensureRoot();
     const target = this.folderOf(name);
     await refuseSymlink(target);
-    const staging = await mkdtemp(join(this.root, `${HIDDEN}staging-${name}-`));
-    try {
-      await writeTree(staging, files);
-      return await this.swap(name, staging, target);
-    } catch (error) {
-      await rm(staging, { recursive: true, force: true });
-      throw error;
-    }
+    const staging = await writeNew(await mkdtemp(join(this.root, hiddenPrefix("staging", name))), files);
+    return this.swapLater(name, staging, target, staging);
   }
 
-  /** Writes `<root>/<name>.yml` through the same staging and swap. */
+  /** Writes `<root>/<name>.yml` aside; `commit` swaps it in. */
   async installYaml(name: string, text: string): Promise<Installed> {
     await this.ensureRoot();
     const target = this.yamlOf(name);
     await refuseSymlink(target);
-    const stagingDir = await mkdtemp(join(this.root, `${HIDDEN}staging-${name}-`));
-    const removeStaging = () => rm(stagingDir, { recursive: true, force: true });
-    let installed: Installed;
+    const stagingDir = await mkdtemp(join(this.root, hiddenPrefix("staging", name)));
+    const staging = join(stagingDir, `${name}.yml`);
     try {
-      const staging = join(stagingDir, `${name}.yml`);
       await writeFile(staging, text);
-      installed = await this.swap(name, staging, target);
     } catch (error) {
-      await removeStaging();
+      await rm(stagingDir, { recursive: true, force: true });
       throw error;
     }
-    return {
-      path: installed.path,
-      commit: async () => (await installed.commit(), removeStaging()),
-      rollback: async () => (await installed.rollback(), removeStaging()),
-    };
+    return this.swapLater(name, staging, target, stagingDir);
   }
 
   /** Writes files to a private temporary folder (deploys that do not save). */
   async tempFolder(name: string, files: FileMap): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), `svc-${name}-`));
-    try {
-      await writeTree(dir, files);
-    } catch (error) {
-      await rm(dir, { recursive: true, force: true });
-      throw error;
-    }
-    return dir;
+    return writeNew(await mkdtemp(join(tmpdir(), `svc-${name}-`)), files);
   }
 
-  /** Removes every saved form of a pipeline; `keep` spares one path. */
+  /**
+   * Removes every saved form of a pipeline; `keep` spares one path. Each is first renamed aside, so
+   * a crash never leaves half a folder to be deployed at the next start.
+   */
   async removeSaved(name: string, keep?: string): Promise<void> {
     for (const path of [this.folderOf(name), this.yamlOf(name), join(this.root, `${name}.yaml`)]) {
-      if (path !== keep) await rm(path, { recursive: true, force: true });
+      if (path === keep) continue;
+      const trash = join(this.root, `${hiddenPrefix("trash", name)}${Date.now()}`);
+      try {
+        await rename(path, trash);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw error;
+      }
+      await rm(trash, { recursive: true, force: true });
     }
   }
 
-  private async swap(name: string, staged: string, target: string): Promise<Installed> {
-    let backup: string | undefined;
-    if (existsSync(target)) {
-      backup = join(this.root, `${HIDDEN}old-${name}-${process.pid}-${Date.now()}`);
-      await rename(target, backup);
-    }
-    await rename(staged, target);
+  /**
+   * The commit of staged files: the saved version is renamed to `.svc-old.…` and the new one into
+   * its place, then the old one is removed. A crash between the two renames leaves no saved form
+   * and an old one, which the next start renames back.
+   */
+  private swapLater(name: string, staged: string, target: string, cleanup: string): Installed {
     return {
       path: target,
       commit: async () => {
-        if (backup) await rm(backup, { recursive: true, force: true });
+        await refuseSymlink(target);
+        const backup = join(this.root, `${hiddenPrefix("old", name)}${Date.now()}`);
+        let moved = false;
+        try {
+          await rename(target, backup);
+          moved = true;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        }
+        try {
+          await rename(staged, target);
+        } catch (error) {
+          if (moved) await rename(backup, target);
+          throw error;
+        }
+        if (moved) await rm(backup, { recursive: true, force: true });
+        if (cleanup !== staged) await rm(cleanup, { recursive: true, force: true });
       },
-      rollback: async () => {
-        await rm(target, { recursive: true, force: true });
-        if (backup) await rename(backup, target);
-      },
+      rollback: () => rm(cleanup, { recursive: true, force: true }),
     };
   }
 }
@@ -133,11 +147,17 @@ async function refuseSymlink(path: string): Promise<void> {
   if (info?.isSymbolicLink()) throw deployErrors.symlink(path);
 }
 
-/** Writes files under `dir`, which this process just created, so no path can cross a symlink. */
-async function writeTree(dir: string, files: FileMap): Promise<void> {
-  for (const [relative, content] of files) {
-    const path = join(dir, relative);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, content, { flag: "wx" });
+/** Writes files under `dir`, which this process just created (so no path can cross a symlink); removes it on failure. */
+async function writeNew(dir: string, files: FileMap): Promise<string> {
+  try {
+    for (const [relative, content] of files) {
+      const path = join(dir, relative);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, content, { flag: "wx" });
+    }
+    return dir;
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
   }
 }

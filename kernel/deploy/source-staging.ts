@@ -1,11 +1,11 @@
 /**
  * @module How each deploy source kind stages its deploys: a wrapper folder (`files`) or one text
  * file (`yaml`, and by default any kind a plugin adds). Staging checks the request, puts its
- * content where the source handler reads it (saved in the pipelines directory, or in a private
- * folder), gives the content a shared deploy state keeps, and materialises an entry another
+ * content where the source handler reads it (never over the saved form: that is swapped in only
+ * when the deploy commits, after the pipeline loaded), gives the content a shared deploy state keeps, and materialises an entry another
  * process wrote. The deploy service and the cluster follower only call these.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { HttpError } from "../errors.js";
 import { WRAPPER_FILES } from "../wrapper/load-wrapper.js";
 import { deployErrors } from "./deploy-errors.js";
@@ -35,10 +35,7 @@ export const folderStaging: DeployStaging = {
   async stage(request, files, save) {
     if (request.path) return { payload: { dir: request.path } };
     const checked = checkFiles(request.files);
-    if (save) {
-      const installed = await files.installFolder(request.name, checked);
-      return { payload: { dir: installed.path }, installed };
-    }
+    if (save) return stageSaved(files, request.name, checked);
     const tempDir = await files.tempFolder(request.name, checked);
     return { payload: { dir: tempDir }, tempDir };
   },
@@ -49,15 +46,26 @@ export const folderStaging: DeployStaging = {
     if (entry.save) {
       const dir = files.folderOf(entry.name);
       if ((await digestOf(async () => filesDigest(await readFolder(dir)))) === entry.digest) return { payload: { dir } };
-      if (!sharedDisk) {
-        const installed = await files.installFolder(entry.name, decodeFiles(entry.files));
-        return { payload: { dir: installed.path }, installed };
-      }
+      if (!sharedDisk) return stageSaved(files, entry.name, decodeFiles(entry.files));
     }
     const tempDir = await files.tempFolder(entry.name, decodeFiles(entry.files));
     return { payload: { dir: tempDir }, tempDir };
   },
 };
+
+/**
+ * A folder to save: the wrapper loads from its own hidden copy (kept while this version serves),
+ * and the saved form is swapped in only when the deploy commits, after it loaded.
+ */
+async function stageSaved(files: PipelineFiles, name: string, content: FileMap): Promise<Staged> {
+  const live = await files.liveFolder(name, content);
+  try {
+    return { payload: { dir: live }, installed: await files.installFolder(name, content), tempDir: live };
+  } catch (error) {
+    await rm(live, { recursive: true, force: true });
+    throw error;
+  }
+}
 
 /** One YAML text, saved as `<name>.yml`: the payload is `{ source, file? }`. */
 export const yamlStaging: DeployStaging = {

@@ -3,7 +3,7 @@
  * return nothing and their failures are reported to the log, never to whoever notified. Nothing is
  * built for a notification when no one taps (`active`).
  */
-import { notifyTap, TapList, type ObserverErrorReporter, type TapOptions } from "./taps.js";
+import { TapList, type ObserverErrorReporter, type TapOptions } from "./taps.js";
 
 export class ObserverHook<A extends unknown[]> {
   private readonly taps = new TapList<(...args: A) => void>();
@@ -22,7 +22,14 @@ export class ObserverHook<A extends unknown[]> {
   }
 
   notify(...args: A): void {
-    for (const tap of this.taps.all) notifyTap(this.report, this.name, tap, () => tap.fn(...args));
+    // A plain call in a try per tap, no closure: the `answered` hook is notified for every request.
+    for (const tap of this.taps.all) {
+      try {
+        tap.fn(...args);
+      } catch (error) {
+        this.report(this.name, tap.plugin, error);
+      }
+    }
   }
 }
 

@@ -1,8 +1,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
-import { createKernel, KernelError, Logger, mergeSettings, withSettingsTable, type KernelOptions } from "svc";
+import { createKernel, KernelError, Logger, mergeSettings, withSettingsTable, type KernelOptions } from "@svc-serve/svc";
 import templatePlugin, { templateSettings } from "../index.js";
+import { literal, packageName, templateRoot } from "./template-files.js";
 
 const quiet = new Logger("ERROR", () => undefined);
 
@@ -16,6 +17,10 @@ async function start(options?: unknown, sources?: KernelOptions["sources"]) {
   const { port } = await kernel.listen();
   return { kernel, url: `http://127.0.0.1:${port}` };
 }
+
+test("the plugin is named after its package (rename both: npm run rename -- <name>)", () => {
+  assert.is(templatePlugin().name, packageName);
+});
 
 test("serves its routes with the default options", async () => {
   const { kernel, url } = await start();
@@ -43,7 +48,7 @@ test("options change greeting and prefix; bad options stop the boot", async () =
     assert.unreachable();
   } catch (error) {
     assert.instance(error, KernelError);
-    assert.match((error as Error).message, /Plugin 'svc-plugin-template' has invalid options: prefix: must start with \//);
+    assert.match((error as Error).message, new RegExp(`Plugin '${literal(packageName)}' has invalid options: prefix: must start with /`));
   }
 });
 
@@ -87,9 +92,8 @@ test("its setting comes from the environment or the config file; a bad value sto
 });
 
 test("the README's settings table is generated from the declaration", () => {
-  // From dist/plugin-template/test/ to the source README.
-  const readme = readFileSync(new URL("../../../plugin-template/README.md", import.meta.url), "utf8");
-  assert.fixture(readme, withSettingsTable(readme, mergeSettings([{ owner: "svc-plugin-template", fields: templateSettings }])));
+  const readme = readFileSync(`${templateRoot}README.md`, "utf8");
+  assert.fixture(readme, withSettingsTable(readme, mergeSettings([{ owner: packageName, fields: templateSettings }])));
 });
 
 test("its run interceptor counts every invocation and failure", async () => {

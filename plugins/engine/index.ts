@@ -19,7 +19,7 @@ export default function enginePlugin(): KernelPlugin {
       const registry = createRegistry();
       kernel.provide(ENGINE_REGISTRY, registry);
       const resolved = kernel.resolve(ENGINE_REGISTRY);
-      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape, kernel.settings.maxYamlEntries), yamlStaging);
+      kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape, kernel.settings.maxYamlEntries, kernel.settings.yamlUnsafe), yamlStaging);
     },
   });
 }

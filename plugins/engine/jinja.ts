@@ -9,6 +9,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { Environment, Interpreter, parse, tokenize } from "@huggingface/jinja";
 import { Secret } from "./dataclasses/secret.js";
+import { haystackNow, NOW_FUNCTION, rewriteNowTags } from "./jinja-now.js";
 
 export class TemplateError extends Error {
   override name = "TemplateError";
@@ -63,7 +64,7 @@ const ITERATION_STEPS = 10; // a loop iteration costs the library about ten eval
 const MAX_OUTPUT = 20_000_000; // bounds memory (characters per block)
 const VALUE = "__precomputed"; // a synthetic AST node holding an evaluated value
 const SILENT = new Set(["Set", "Macro", "Comment"]); // statements whose null result prints nothing
-const GLOBALS = new Set(["true", "false", "none", "True", "False", "None", "range", "dict", "namespace", "loop"]);
+const GLOBALS = new Set(["true", "false", "none", "True", "False", "None", "range", "dict", "namespace", "loop", NOW_FUNCTION]);
 const LIST_FILTERS = new Set(["join", "first", "last", "length", "count", "list", "sort", "unique", "reverse", "map", "selectattr", "rejectattr", "items"]);
 
 /** Values made from class instances: printed as `Name(field=…)`, like Python objects, not as dicts. */
@@ -314,6 +315,7 @@ function globals(env: Env): void {
     if (n > MAX_RANGE) throw new TemplateError(`Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`);
     return new rt.Arr(Array.from({ length: n }, (_, i) => new rt.Int(start + i * step)));
   }));
+  vars.set(NOW_FUNCTION, new rt.Fn((args: RV[]) => new rt.Str(haystackNow(...(args.map((a) => toJs(a)) as [unknown, unknown, unknown, unknown])))));
   vars.set("dict", new rt.Fn((args: RV[]) => new rt.Obj(new Map(args.flatMap((a) => (a.type === "KeywordArgumentsValue" ? [...a.value] : []))))));
 }
 
@@ -405,28 +407,36 @@ const excerpt = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 77) + "
 const cache = new Map<string, CompiledTemplate>();
 const CACHE_SIZE = 500;
 
+/** Haystack's Jinja2 extensions a template may use; off by default, as in a plain Jinja2 environment. */
+export interface TemplateExtensions {
+  /** The `{% now %}` tag (Jinja2TimeExtension), which PromptBuilder and ChatPromptBuilder enable. */
+  now?: boolean;
+}
+
 /** The parsed template for a source, parsed once (a bounded LRU cache). */
-function parsed(source: string): CompiledTemplate {
-  let compiled = cache.get(source);
+function parsed(source: string, extensions: TemplateExtensions = {}): CompiledTemplate {
+  const key = extensions.now ? `now\u0000${source}` : source;
+  let compiled = cache.get(key);
   if (compiled) {
-    cache.delete(source); // refresh its place in the LRU order
+    cache.delete(key); // refresh its place in the LRU order
   } else {
     try {
       // Jinja2 normalizes newlines; the library drops one trailing newline, as Jinja2 does.
-      compiled = new CompiledTemplate(source, parseTemplate(source.replace(/\r\n?/g, "\n")));
+      const text = source.replace(/\r\n?/g, "\n");
+      compiled = new CompiledTemplate(source, parseTemplate(extensions.now ? rewriteNowTags(text) : text));
     } catch (e) {
       const msg = e instanceof TypeError ? "unexpected end of template (is a {% block %} not closed?)" : (e as Error).message;
       throw new TemplateError(`Template syntax error: ${msg} (template: ${excerpt(source)})`);
     }
     if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
-  cache.set(source, compiled);
+  cache.set(key, compiled);
   return compiled;
 }
 
 /** Parses (cached) and checks filter names up front, as Jinja2 does; `extraFilters` are custom filters the caller will pass. */
-export function compileTemplate(source: string, extraFilters: Iterable<string> = []): CompiledTemplate {
-  const compiled = parsed(source);
+export function compileTemplate(source: string, extraFilters: Iterable<string> = [], extensions: TemplateExtensions = {}): CompiledTemplate {
+  const compiled = parsed(source, extensions);
   const extra = new Set(extraFilters);
   for (const f of compiled.filters) {
     if (!KNOWN_FILTERS.has(f) && !extra.has(f)) throw new TemplateError(`Template syntax error: no filter named '${f}' (template: ${excerpt(source)})`);

@@ -71,6 +71,7 @@ export function loadYamlDeploy(
   tracer: Tracer,
   resultShape: YamlResultShape = "hayhooks",
   maxEntries?: number,
+  unsafe = false,
 ): LoadedPipeline {
   const { source } = request.payload as { source: string };
   let doc;
@@ -82,7 +83,7 @@ export function loadYamlDeploy(
     const parsedIo = v.safeParse(IoSpec, data);
     if (!parsedIo.success) throw new PipelineError(`Invalid inputs/outputs: ${parsedIo.issues.map((i) => i.message).join("; ")}`);
     io = parsedIo.output;
-    pipeline = pipelineFromDocument(doc, registry);
+    pipeline = pipelineFromDocument(doc, registry, { unsafe });
   } catch (error) {
     // Too large (413) is not a matter of content.
     if (error instanceof HttpError && error.status === 413) throw error;

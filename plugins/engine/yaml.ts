@@ -67,6 +67,8 @@ function resolveInit(value: unknown, registry: EngineRegistry): unknown {
   return Object.fromEntries(
     Object.entries(o).map(([k, x]) => {
       if (k === "streaming_callback" && typeof x === "string") return [k, callableByName(x, registry)];
+      // Jinja custom filters by name (reached only when loading unsafely, see checkSafeLoading).
+      if (k === "custom_filters" && x && typeof x === "object") return [k, Object.fromEntries(Object.entries(x).map(([n, f]) => [n, typeof f === "string" ? callableByName(f, registry) : f]))];
       try {
         return [k, resolveInit(x, registry)];
       } catch (error) {
@@ -84,8 +86,16 @@ function callableByName(name: string, registry: EngineRegistry): unknown {
   return fn;
 }
 
+export interface LoadOptions {
+  /**
+   * Haystack's `Pipeline.load(..., unsafe=True)`: components may switch off template sandboxing
+   * (`unsafe: true`) and name custom Jinja filters (registered functions). Off: such YAML is refused.
+   */
+  unsafe?: boolean;
+}
+
 /** Builds a pipeline from a parsed definition; an unknown type lists the registered types. */
-export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegistry): Pipeline {
+export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegistry, options: LoadOptions = {}): Pipeline {
   const pipeline = new Pipeline({
     metadata: doc.metadata ?? {},
     maxRunsPerComponent: doc.max_runs_per_component,
@@ -98,6 +108,7 @@ export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegi
     } catch (error) {
       throw new PipelineError(`Component '${name}': ${messageOf(error)}`);
     }
+    if (!options.unsafe) (cls as { checkSafeLoading?: (init: Record<string, unknown>) => void }).checkSafeLoading?.(spec.init_parameters ?? {});
     try {
       pipeline.addComponent(name, new cls(resolveInit(spec.init_parameters ?? {}, registry)));
     } catch (error) {
@@ -108,8 +119,8 @@ export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegi
   return pipeline;
 }
 
-export function loadPipelineYaml(text: string, registry: EngineRegistry): Pipeline {
-  return pipelineFromDocument(readPipelineDocument(parseYaml(text)), registry);
+export function loadPipelineYaml(text: string, registry: EngineRegistry, options: LoadOptions = {}): Pipeline {
+  return pipelineFromDocument(readPipelineDocument(parseYaml(text)), registry, options);
 }
 
 /** Haystack's dump: sorted keys, canonical type strings, connections in connection order. */

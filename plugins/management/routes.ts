@@ -77,7 +77,10 @@ export function registerRoutes(kernel: PluginApi, deployer: DeployService, regis
     { scope: "admin", docs: { operationId: "pipeline_undeploy", summary: "Undeploy a pipeline and delete its saved files", tags, response: ActionResponse } },
   );
 
-  kernel.route("GET", "/status", () => ({ status: "Up!", pipelines: registry.names(), cluster: deployer.state.health() }), {
+  kernel.route("GET", "/status", () => {
+    const quarantined = deployer.quarantined;
+    return { status: "Up!", pipelines: registry.names(), cluster: deployer.state.health(), ...(quarantined.length ? { quarantined } : {}) };
+  }, {
     docs: { operationId: "status_all", summary: "Server status and deployed pipelines", tags: ["status"], response: StatusAllResponse },
   });
 

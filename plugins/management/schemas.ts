@@ -42,7 +42,13 @@ export const ClusterStatus = v.object({
   error: v.optional(v.pipe(v.string(), v.description("The last error of the deploy state's store while it is unreachable."))),
 });
 
-export const StatusAllResponse = v.object({ status: v.string(), pipelines: v.array(v.string()), cluster: ClusterStatus });
+export const StatusAllResponse = v.object({
+  status: v.string(),
+  pipelines: v.array(v.string()),
+  cluster: ClusterStatus,
+  /** Present only when some are: saved pipelines not deployed because loading them took the process down (docs/production.md). */
+  quarantined: v.optional(v.pipe(v.array(v.string()), v.description("Saved pipelines this start did not deploy: loading them took the process down on starts in a row."))),
+});
 export const StatusOneResponse = v.object({ status: v.string(), pipeline: v.string() });
 
 const FormLimits = v.object({ max_concurrency, timeout_seconds });

@@ -31,7 +31,14 @@ export default function monitoringPlugin(): KernelPlugin {
         const retention: RetentionOptions = { maxRecords: settings.monitoringMaxRecords, retentionMs: settings.monitoringRetentionHours * 3_600_000 };
         const redisUrl = settings.monitoringRedisUrl ?? settings.clusterRedisUrl;
         if (redisUrl) {
-          index = owned = await RedisExecutionIndex.connect({ url: redisUrl, retention, logger: log });
+          index = owned = await RedisExecutionIndex.connect({
+            url: redisUrl,
+            retention,
+            logger: log,
+            timeoutMs: settings.redisTimeout * 1000,
+            instance: settings.instanceName,
+            heartbeatTimeoutMs: settings.monitoringHeartbeatTimeout * 1000,
+          });
           log.info("Execution index: Redis");
         } else {
           index = owned = new MemoryExecutionIndex(retention);

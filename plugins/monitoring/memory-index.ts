@@ -27,6 +27,15 @@ export class MemoryExecutionIndex implements ExecutionIndex {
   ) {}
 
   async recordStart(record: ExecutionRecord): Promise<void> {
+    this.storeStart(record);
+  }
+
+  async recordFinish(record: ExecutionRecord): Promise<void> {
+    this.storeFinish(record);
+  }
+
+  /** `recordStart` done at once: the recorder calls this for every run, without a promise. */
+  storeStart(record: ExecutionRecord): void {
     const last = this.records[this.records.length - 1];
     // Ids grow within a process; one from elsewhere (a host, a test) still lands in order.
     if (last === undefined || last.id < record.id) {
@@ -41,7 +50,8 @@ export class MemoryExecutionIndex implements ExecutionIndex {
     this.trim();
   }
 
-  async recordFinish(record: ExecutionRecord): Promise<void> {
+  /** `recordFinish` done at once. */
+  storeFinish(record: ExecutionRecord): void {
     // A record already dropped (cap reached during a long run) is not brought back.
     const at = this.indexOf(record.id);
     if (at !== -1) this.write(at, record);

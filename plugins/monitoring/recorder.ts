@@ -9,6 +9,7 @@
 import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
 import { isoTime, newExecutionId } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
+import { MemoryExecutionIndex } from "./memory-index.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -20,12 +21,16 @@ export class ExecutionRecorder {
   private drained: (() => void) | undefined = undefined;
   private skipped = 0;
   private lastFailure = "";
+  /** The in-memory index stores at once: no promise to wait for (this runs for every run). */
+  private readonly memory: MemoryExecutionIndex | undefined;
 
   constructor(
     private readonly index: ExecutionIndex,
     private readonly log: Logger,
     private readonly maxPending = 1000,
-  ) {}
+  ) {
+    this.memory = index instanceof MemoryExecutionIndex ? index : undefined;
+  }
 
   // A promise chain, not an async function: this runs on every request.
   readonly interceptor: Interceptor<RunCall, unknown> = (call, next) => {
@@ -81,7 +86,7 @@ export class ExecutionRecorder {
         request_id: call.requestId ?? null,
       },
       performance.now(),
-      (final) => this.stored(run, final),
+      this,
     );
     // The first write waits a turn: a run that is over by then is written once, already final.
     if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
@@ -94,12 +99,23 @@ export class ExecutionRecorder {
   };
 
   /** The final record of a run whose start is already being written replaces it afterwards. */
-  private stored(run: RunRecord, final: ExecutionRecord): void {
+  stored(run: RunRecord, final: ExecutionRecord): void {
     if (run.written) void run.written.then(() => this.write("recordFinish", final));
   }
 
+
   /** Writes a record; the promise settles (never rejects) once the index is done with it. */
   private write(op: "recordStart" | "recordFinish", record: ExecutionRecord): Promise<void> {
+    if (this.memory) {
+      try {
+        if (op === "recordStart") this.memory.storeStart(record);
+        else this.memory.storeFinish(record);
+        this.lastFailure = "";
+      } catch (error) {
+        this.failed(error);
+      }
+      return DONE;
+    }
     if (this.inFlight >= this.maxPending) {
       if (this.skipped++ % 1000 === 0) this.log.warn(`Execution index is not keeping up: ${this.skipped} record write(s) skipped so far`);
       return Promise.resolve();
@@ -137,6 +153,8 @@ export class ExecutionRecorder {
   }
 }
 
+const DONE: Promise<void> = Promise.resolve();
+
 /** One invocation's record, finished exactly once. */
 class RunRecord {
   /** Set once the first write is under way. */
@@ -146,20 +164,28 @@ class RunRecord {
   constructor(
     readonly record: ExecutionRecord,
     private readonly startedAt: number,
-    private readonly stored: (final: ExecutionRecord) => void,
+    private readonly recorder: ExecutionRecorder,
   ) {}
 
   finish(status: ExecutionStatus, error?: unknown): void {
     if (this.final) return;
     const endedMs = Date.now();
     const message = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
+    const r = this.record;
+    // The start record's fields in its order (a spread costs more on this path).
     this.final = {
-      ...this.record,
+      id: r.id,
+      pipeline: r.pipeline,
+      transport: r.transport,
+      method: r.method,
       status,
+      started_at: r.started_at,
       ended_at: isoTime(endedMs),
       duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
       error: message,
+      trace_id: r.trace_id,
+      request_id: r.request_id,
     };
-    this.stored(this.final);
+    this.recorder.stored(this, this.final);
   }
 }

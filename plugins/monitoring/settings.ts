@@ -3,7 +3,7 @@
  */
 import { setting, settingTypes } from "svc";
 
-const { boolean, integer, optionalText } = settingTypes;
+const { boolean, decimal, integer, optionalText } = settingTypes;
 
 export const monitoringSettings = {
   monitoringEnabled: setting(boolean(), {
@@ -26,5 +26,10 @@ export const monitoringSettings = {
     env: "SERVICE_MONITORING_RETENTION_HOURS",
     default: 168,
     help: "Hours an execution record is kept after it was last written.",
+  }),
+  monitoringHeartbeatTimeout: setting(decimal(1, 3600), {
+    env: "SERVICE_MONITORING_HEARTBEAT_TIMEOUT",
+    default: 10,
+    help: "With the Redis index: seconds without a heartbeat after which another instance marks a process's running executions failed (a process killed with -9). Heartbeats go every third of it.",
   }),
 };

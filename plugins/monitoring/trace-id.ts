@@ -18,7 +18,8 @@ export function traceIdOf(span: Span | undefined, depth = 0): string | null {
   if (!span || depth > 4) return null;
   const s = span as Span & { traceId?: unknown; spanContext?: () => { traceId?: unknown }; parts?: readonly Span[] };
   const direct = typeof s.traceId === "string" ? s.traceId : typeof s.spanContext === "function" ? safe(() => s.spanContext!().traceId) : undefined;
-  if (typeof direct === "string" && direct !== "" && !ALL_ZERO.test(direct)) return direct;
+  // An id not starting with "0" is not all zeros: the pattern runs only for the rare one that does.
+  if (typeof direct === "string" && direct !== "" && (direct.charCodeAt(0) !== 48 || !ALL_ZERO.test(direct))) return direct;
   if (Array.isArray(s.parts)) {
     for (const part of s.parts) {
       const id = traceIdOf(part, depth + 1);

@@ -116,21 +116,70 @@ export function payloadTag(input: unknown, includeValues: boolean): string[] {
 }
 
 /**
+ * A number per value standing for its shape, for the values whose shape says no more than this:
+ * equal numbers, equal shapes (`str(n)` 4n, `list(n)` 4n+1, `null` -1, `bool` -2, `int` -3,
+ * `float` -4). NaN, which equals nothing, for every other value.
+ */
+function shapeCode(value: unknown): number {
+  if (value === null || value === undefined) return -1;
+  switch (typeof value) {
+    case "string":
+      return value.length * 4;
+    case "number":
+      return Number.isInteger(value) ? -3 : -4;
+    case "boolean":
+      return -2;
+    case "bigint":
+      return -3;
+  }
+  return Array.isArray(value) ? value.length * 4 + 1 : NaN;
+}
+
+/**
  * The payload tags of one tracer's run spans. Shapes repeat from call to call, and a span stays in
  * the trace buffer long enough for the garbage collector to copy what it holds, so equal shape
  * lists are one shared frozen array; value lists are the span's own.
+ *
+ * Calls in a row mostly bring inputs of one shape (the same keys in the same order, values of the
+ * same shapes): the last plain input's keys and shape codes are kept, and an input matching them
+ * gets the last list without a string built.
  */
 export function sharedPayloadTags(): (input: unknown, includeValues: boolean) => readonly string[] {
   const shared = new Map<string, readonly string[]>();
+  let lastKeys: string[] = [];
+  let lastCodes: number[] = [];
+  let lastList: readonly string[] | undefined;
+  const sameAsLast = (input: Record<string, unknown>): boolean => {
+    let i = 0;
+    for (const key in input) {
+      if (i === lastKeys.length || key !== lastKeys[i] || shapeCode(input[key]) !== lastCodes[i]) return false;
+      i++;
+    }
+    return i === lastKeys.length;
+  };
+  const remember = (input: Record<string, unknown>, list: readonly string[]): void => {
+    const keys = Object.keys(input);
+    const codes = keys.map((key) => shapeCode(input[key]));
+    if (keys.length > MAX_ENTRIES || codes.some(Number.isNaN)) return;
+    lastKeys = keys;
+    lastCodes = codes;
+    lastList = list;
+  };
   return (input, includeValues) => {
-    const entries = payloadTag(input, includeValues);
-    if (includeValues) return entries;
+    if (includeValues) return payloadTag(input, true);
+    const plain = isPlainObject(input);
+    if (plain && lastList !== undefined && sameAsLast(input)) return lastList;
+    const entries = payloadTag(input, false);
     const key = entries.join("\n");
     const known = shared.get(key);
     // A key may hold a line break itself: the list must match, not just the joined text.
-    if (known !== undefined && known.length === entries.length && known.every((entry, i) => entry === entries[i])) return known;
-    if (shared.size >= 1024) shared.clear();
-    shared.set(key, Object.freeze(entries));
-    return entries;
+    let list: readonly string[];
+    if (known !== undefined && known.length === entries.length && known.every((entry, i) => entry === entries[i])) list = known;
+    else {
+      if (shared.size >= 1024) shared.clear();
+      shared.set(key, (list = Object.freeze(entries)));
+    }
+    if (plain) remember(input, list);
+    return list;
   };
 }

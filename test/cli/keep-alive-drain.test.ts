@@ -101,6 +101,35 @@ test("SIGTERM keeps idle keep-alive connections open: requests sent during the g
   }
 });
 
+test("on SIGTERM /readyz answers 503 at once, while open connections are still served", async () => {
+  const svc = await startSvc(base, { env: { SERVICE_GRACEFUL_SHUTDOWN_TIMEOUT: "20", SERVICE_KEEP_ALIVE_TIMEOUT: "60" } });
+  const probe = await Client.open(svc.port);
+  const other = await Client.open(svc.port);
+  const busy = await Client.open(svc.port);
+  try {
+    assert.is((await probe.request("/readyz")).status, 200);
+    assert.is((await other.request("/pid")).status, 200);
+    // Work in flight keeps the process draining (and its connections open) for a while.
+    const slow = busy.request("/slow?ms=4000");
+    await new Promise((r) => setTimeout(r, 200));
+    svc.proc.kill("SIGTERM");
+    await svc.waitFor(/SIGTERM received/);
+    const readyz = await probe.request("/readyz");
+    assert.is(readyz.status, 503);
+    const body = JSON.parse(readyz.body);
+    assert.is(body.checks.shutdown.ready, false);
+    assert.ok(body.error?.message, "the spec's error body");
+    // The load balancer's signal came before any connection was closed: the others are still answered.
+    const still = await other.request("/pid");
+    assert.is(still.status, 200);
+    assert.is((await slow).status, 200);
+    assert.is(await svc.exited, 0);
+  } finally {
+    for (const c of [probe, other, busy]) c.socket.destroy();
+    await svc.stop("SIGKILL");
+  }
+});
+
 test("a request still running when the grace period ends gets a 503 answer with Connection: close, not a reset", async () => {
   const svc = await startSvc(base, { env: { SERVICE_GRACEFUL_SHUTDOWN_TIMEOUT: "0.5" } });
   const client = await Client.open(svc.port);

@@ -62,8 +62,8 @@ test("a plugin that fails to load or set up stops startup; the server never list
   assert.not.match(broken.stderr, /listening/);
 });
 
-test("svc run --plugin ./plugin-template serves the template's route", async () => {
-  await using(await startSvc([...base, "--plugin", "./plugin-template"]), async ({ url }) => {
+test("svc run --plugin ./plugin-template/index.ts (the source) serves the template's route", async () => {
+  await using(await startSvc([...base, "--plugin", "./plugin-template/index.ts"]), async ({ url }) => {
     assert.equal(await (await fetch(`${url}/template/hello?name=svc`)).json(), { message: "Hello, svc!" });
     const missing = await fetch(`${url}/nope`);
     assert.is(missing.status, 404);
@@ -83,7 +83,7 @@ test("svc.config.yaml, .env and SERVICE_PLUGINS configure plugins and settings",
   const cwd = mkdtempSync(join(tmpdir(), "svc-cwd-"));
   writeFileSync(
     join(cwd, "svc.config.yaml"),
-    `settings:\n  maxBodyBytes: 64\nplugins:\n  - use: ${join(repoRoot, "plugin-template")}\n    options:\n      greeting: Howdy\n      prefix: /t\n`,
+    `settings:\n  maxBodyBytes: 64\nplugins:\n  - use: ${join(repoRoot, "plugin-template", "index.ts")}\n    options:\n      greeting: Howdy\n      prefix: /t\n`,
   );
   writeFileSync(join(cwd, ".env"), "LOG=DEBUG\n");
   await using(await startSvc(base, { cwd, env: { SERVICE_PLUGINS: slowPlugin } }), async ({ url, output }) => {

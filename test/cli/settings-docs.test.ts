@@ -30,7 +30,7 @@ test("svc run: a bad value of a loaded plugin's setting stops startup; an unload
   const bad = await runSvc(base, { env: { SERVICE_TRACING_BUFFER_CAPACITY: "lots" } });
   assert.is(bad.code, 1);
   assert.match(bad.stderr, /Invalid setting SERVICE_TRACING_BUFFER_CAPACITY \(from the environment\): got "lots"; expected an integer from 1 to 100000/);
-  const template = await runSvc([...base, "--plugin", "./plugin-template"], { env: { TEMPLATE_MAX_ECHO_LENGTH: "0" } });
+  const template = await runSvc([...base, "--plugin", "./plugin-template/index.ts"], { env: { TEMPLATE_MAX_ECHO_LENGTH: "0" } });
   assert.is(template.code, 1);
   assert.match(template.stderr, /Invalid setting TEMPLATE_MAX_ECHO_LENGTH \(from the environment\): got "0"/);
   // Neither svc:tracing nor the template is loaded: their variables are not read.

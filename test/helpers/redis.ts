@@ -30,6 +30,8 @@ export interface TestRedis {
   /** Connection URL, with the password when one was set. */
   url: string;
   port: number;
+  /** The redis-server process (to pause it with SIGSTOP and resume it with SIGCONT). */
+  pid: number;
   /** Kills the server and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -88,6 +90,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Test
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGCONT"); // a paused server cannot act on SIGTERM
     await killAndWait(child);
     await rm(dir, { recursive: true, force: true });
   };
@@ -99,7 +102,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Test
   }
   const credentials = options.user ? `${encodeURIComponent(options.user.name)}:${encodeURIComponent(options.user.password)}` : options.password !== undefined ? `:${encodeURIComponent(options.password)}` : "";
   const scheme = options.tls ? "rediss" : "redis";
-  return { url: `${scheme}://${credentials ? `${credentials}@` : ""}127.0.0.1:${port}`, port, stop };
+  return { url: `${scheme}://${credentials ? `${credentials}@` : ""}127.0.0.1:${port}`, port, pid: child.pid!, stop };
 }
 
 /** Polls with a raw PING until the server replies anything (even -NOAUTH means it is up). */

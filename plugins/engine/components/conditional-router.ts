@@ -8,6 +8,8 @@ import * as v from "valibot";
 import { Component, output, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
+import { callableName } from "../callable-names.js";
+import { refuseUnsafeInit } from "../safe-loading.js";
 import { compileTemplate, pythonRepr, type CompiledTemplate, type CustomFilter } from "../jinja.js";
 
 export class NoRouteSelectedException extends Error {
@@ -173,6 +175,8 @@ export class ConditionalRouter extends Component<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.routers.conditional_router.ConditionalRouter";
   static override readonly aliases = ["ConditionalRouter"];
   static override readonly initSchema = Init;
+  /** Haystack 3: YAML loaded in safe mode may not set `unsafe` or `custom_filters`. */
+  static readonly checkSafeLoading = refuseUnsafeInit("a ConditionalRouter");
 
   private readonly routes: CompiledRoute[];
   private readonly filters: Record<string, CustomFilter> = {};
@@ -283,7 +287,7 @@ export class ConditionalRouter extends Component<v.InferOutput<typeof Init>> {
   override toDict() {
     const dict = super.toDict();
     const filters = this.initParameters.custom_filters;
-    if (filters) dict.init_parameters.custom_filters = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, typeof f === "function" ? f.name : f]));
+    if (filters) dict.init_parameters.custom_filters = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, typeof f === "function" ? (callableName(f) ?? f.name) : f]));
     return dict;
   }
 }

@@ -8,6 +8,8 @@
  */
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { callableName } from "../callable-names.js";
+import { refuseUnsafeInit } from "../safe-loading.js";
 import { compileTemplate, pythonRepr, type CompiledTemplate, type CustomFilter } from "../jinja.js";
 import { literalEval, typeSchema } from "./conditional-router.js";
 
@@ -28,6 +30,8 @@ export class OutputAdapter extends Component<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.converters.output_adapter.OutputAdapter";
   static override readonly aliases = ["OutputAdapter"];
   static override readonly initSchema = Init;
+  /** Haystack 3: YAML loaded in safe mode may not set `unsafe` or `custom_filters`. */
+  static readonly checkSafeLoading = refuseUnsafeInit("an OutputAdapter");
 
   private readonly template: CompiledTemplate;
   private readonly filters: Record<string, CustomFilter> = {};
@@ -84,7 +88,7 @@ export class OutputAdapter extends Component<v.InferOutput<typeof Init>> {
   override toDict() {
     const dict = super.toDict();
     const filters = this.initParameters.custom_filters;
-    if (filters) dict.init_parameters.custom_filters = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, typeof f === "function" ? f.name : f]));
+    if (filters) dict.init_parameters.custom_filters = Object.fromEntries(Object.entries(filters).map(([k, f]) => [k, typeof f === "function" ? (callableName(f) ?? f.name) : f]));
     return dict;
   }
 }

@@ -7,6 +7,9 @@ import * as v from "valibot";
 import { Component, output, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { compileTemplate, pythonRepr, type CompiledTemplate } from "../jinja.js";
 
+/** The Jinja2 extensions Haystack's builders enable (PromptBuilder, ChatPromptBuilder). */
+export const HAYSTACK_EXTENSIONS = { now: true } as const;
+
 export type RequiredVariables = readonly string[] | "*" | null;
 
 /** Haystack 3.x default: `"*"`, every template variable is required; an explicit `null` makes all optional (2.x's default). */
@@ -61,7 +64,7 @@ export class PromptBuilder extends Component<PromptBuilderInit> {
   constructor(init: unknown) {
     super(init);
     // Compiling here reports template errors when the pipeline is built, not at its first run.
-    this.compiled = compileTemplate(this.initParameters.template);
+    this.compiled = compileTemplate(this.initParameters.template, [], HAYSTACK_EXTENSIONS);
     this.variables = this.initParameters.variables ?? this.compiled.variables;
   }
 
@@ -80,7 +83,7 @@ export class PromptBuilder extends Component<PromptBuilderInit> {
   run(inputs: Record<string, unknown>, _ctx?: ComponentContext): { prompt: string } {
     const { template, variables } = renderVariables(inputs);
     checkRequired("PromptBuilder", this.variables, this.initParameters.required_variables, variables);
-    const compiled = typeof template === "string" ? compileTemplate(template) : this.compiled;
+    const compiled = typeof template === "string" ? compileTemplate(template, [], HAYSTACK_EXTENSIONS) : this.compiled;
     return { prompt: compiled.render(variables) };
   }
 }

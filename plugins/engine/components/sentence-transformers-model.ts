@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { importOptional } from "./optional-package.js";
 
 export const TRANSFORMERS_PACKAGE = "@huggingface/transformers";
 
@@ -90,19 +91,12 @@ function readModules(dir: string): { pooling: PoolingMode[]; normalize: boolean;
 }
 
 async function importTransformers(who: string): Promise<typeof import("@huggingface/transformers")> {
-  try {
-    const lib = await import(TRANSFORMERS_PACKAGE);
-    // Never reach a hub: files come from the folder found above, by absolute path.
-    lib.env.allowRemoteModels = false;
-    lib.env.allowLocalModels = true;
-    lib.env.localModelPath = "/";
-    return lib;
-  } catch (error) {
-    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND") {
-      throw new Error(`${who} runs models with the optional package ${TRANSFORMERS_PACKAGE}, which is not installed: npm install ${TRANSFORMERS_PACKAGE}`, { cause: error });
-    }
-    throw error;
-  }
+  const lib = await importOptional<typeof import("@huggingface/transformers")>(TRANSFORMERS_PACKAGE, who);
+  // Never reach a hub: files come from the folder found above, by absolute path.
+  lib.env.allowRemoteModels = false;
+  lib.env.allowLocalModels = true;
+  lib.env.localModelPath = "/";
+  return lib;
 }
 
 const loaded = new Map<string, Promise<LoadedModel>>();

@@ -41,7 +41,7 @@ const PART_KEYS = ["tool_call", "tool_call_result", "image", "reasoning", "file"
  * One serialized content part (Haystack's `_deserialize_content_part`): `{text}`, a part under its
  * key, or the unwrapped form Pydantic's `model_dump` writes, recognised by its required fields.
  */
-function contentPartFromDict(part: unknown): ContentPart {
+export function contentPartFromDict(part: unknown): ContentPart {
   if (part && typeof part === "object" && !Array.isArray(part)) {
     const p = part as Record<string, unknown>;
     if ("text" in p) return { text: String(p.text) };

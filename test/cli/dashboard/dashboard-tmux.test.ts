@@ -10,7 +10,7 @@ import { cleanEnv, cliPath, repoRoot } from "../../helpers/cli.js";
 import { sleep } from "../../helpers/http.js";
 import { startTmux, type TmuxSession } from "../../helpers/tmux.js";
 import type { TraceRecord } from "../../../cli/dashboard/snapshot.js";
-import { sample, snapshotOf, traceOf } from "./trace-fixtures.js";
+import { sample, snapshotOf, spanOf, traceOf } from "./trace-fixtures.js";
 
 interface FakeTraceApi {
   url: string;
@@ -178,6 +178,35 @@ test("resizing redraws to the new size; Ctrl-C quits and restores the terminal",
     await tty.keys("C-c");
     await tty.waitFor(/\[exited 0\]/);
     assert.is(await tty.display("#{alternate_on}"), "0");
+  });
+});
+
+test("at 80×24 a failed trace shows its error, and the detail line the selected trace's and span's", async () => {
+  const api = await fakeTraceApi();
+  const error = "db.internal:5432 refused the connection";
+  api.traces.unshift(
+    traceOf({
+      id: "ffff6666ffff6666ffff6666ffff6666",
+      start: 1_700_000_009_000,
+      entrypoint: "rag",
+      tags: { "svc.success": "false" },
+      children: [spanOf("f-c1", "haystack.component.run", { duration: 12, tags: { "haystack.component.name": "retriever", "haystack.error.type": "ConnectionError", "haystack.error.message": error } })],
+    }),
+  );
+  const tty = await dashboard(api.url, {}, { columns: 80, rows: 24 });
+  await using([api, tty], async () => {
+    let screen = await tty.waitFor(/▶ trace failed/);
+    let lines = screen.replace(/\n$/, "").split("\n");
+    assert.is(lines.length, 24);
+    assert.match(lines[4]!, /^▸ failed\s+run\s+rag .* db\.internal:5432/, "the error column is on the row");
+    assert.match(lines[22]!, new RegExp(`^▶ trace failed: ${error} · `), "the detail line has the whole error");
+    assert.match(lines[23]!, /^↑↓ move/);
+    await tty.keys("Right", "Down", "Down");
+    screen = await tty.waitFor(/▶ span failed/);
+    lines = screen.replace(/\n$/, "").split("\n");
+    assert.match(lines[22]!, /^▶ span failed: ConnectionError: db\.internal:5432 refused the connection · /);
+    await tty.keys("q");
+    await tty.waitFor(/\[exited 0\]/);
   });
 });
 

@@ -15,13 +15,34 @@ test("the screen shows header, filters, sample statistics, columns, traces and t
   assert.match(lines[0]!, /svc traces · http:\/\/localhost:1416 · sort newest · every 2s · updated \d\d:\d\d:\d\d/);
   assert.match(lines[1]!, /entrypoint all {2}kind all {2}state all {2}search —/);
   assert.match(lines[2]!, /5 shown of 5 \(server has older\) · ok 3 · failed 1 · running 1 · streaming 1 · p50 200ms · p95 3\.00s · max 3\.00s · slow components 1/);
-  assert.match(lines[3]!, /STATE\s+KIND\s+ENTRYPOINT\s+DURATION\s+SPANS\s+STARTED\s+TRACE/);
+  assert.match(lines[3]!, /STATE\s+KIND\s+ENTRYPOINT\s+DURATION\s+SPANS\s+STARTED\s+ERROR · TRACE/);
   assert.match(lines[4]!, /^▸ ok\s+run\s+chat\s+50ms\s+1\s+\d\d:\d\d:\d\d aaaa1111/);
-  assert.match(lines[5]!, /bbbb2222 {2}slow: llm 2\.40s/);
-  assert.match(lines[6]!, /failed .*cccc3333 {2}bad input/);
+  assert.match(lines[5]!, /slow: llm 2\.40s {2}bbbb2222/);
+  assert.match(lines[6]!, /failed .*bad input {2}cccc3333/);
   assert.match(lines[7]!, /running\s+openai/);
   assert.match(lines[8]!, /ok\s+deploy\s+rag/);
+  assert.match(lines.at(-2)!, /^▶ trace ok · 50ms · id aaaa1111 · chat/, "the detail line of the selected trace");
   assert.match(lines.at(-1)!, /s sort .* \/ search .* c clear {2}q quit/);
+});
+
+test("at 80 columns a failed row shows its error before the trace id, and the detail line shows the selection's in full", () => {
+  const error = "db.internal:5432 refused the connection";
+  const failing = traceOf({
+    id: "ffff6666ffff6666ffff6666ffff6666",
+    start: 1_700_000_009_000,
+    entrypoint: "rag",
+    tags: { "svc.success": "false" },
+    children: [spanOf("f-c1", "haystack.component.run", { duration: 12, tags: { "haystack.component.name": "retriever", "haystack.error.type": "ConnectionError", "haystack.error.message": error } })],
+  });
+  let state = applySnapshot(initialState(), snapshotOf([failing, ...sample()]), 1);
+  let lines = screen(state, { columns: 80, rows: 24 });
+  assert.is(lines.length, 24);
+  assert.match(lines[4]!, /^▸ failed\s+run\s+rag .* db\.internal:5432/);
+  assert.match(lines[22]!, new RegExp(`^▶ trace failed: ${error} · `));
+  state = applyAction(applyAction(applyAction(state, "expand", 17), "down", 17), "down", 17);
+  lines = screen(state, { columns: 80, rows: 24 });
+  assert.match(lines[22]!, /^▶ span failed: ConnectionError: db\.internal:5432 refused the connection · /);
+  assert.not.match(lines[22]!, /haystack\.error\.message=/, "the error is not repeated among the tags");
 });
 
 test("an expanded trace shows its span tree with durations, tags and the slowest component marked", () => {
@@ -65,9 +86,9 @@ test("scrolling follows the selection to the end of a long list", () => {
   const state = applyAction(many, "last", 10);
   const out = render(state, { columns: 80, rows: 15 }, ctx);
   const lines = out.lines.map(plain);
-  assert.match(lines[13]!, /t59/);
-  assert.is(out.scroll, 50);
-  assert.match(lines[4]!, /t50/);
+  assert.match(lines[12]!, /t59/, "the last list row, above the detail line");
+  assert.is(out.scroll, 51);
+  assert.match(lines[4]!, /t51/);
 });
 
 test("text from the server cannot reach the terminal as control sequences", () => {

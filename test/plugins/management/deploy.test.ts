@@ -10,6 +10,10 @@ const ok = wrapper(`runApi(input: { question: string }) { return "v1:" + input.q
 
 const withKernel = withPipelineKernel;
 
+/** The pipelines directory without the hidden copies served pipelines run from (`.svc-live.*`). */
+const savedEntries = (dir: string) => readdirSync(dir).filter((e) => !e.startsWith(".svc-live."));
+const liveCopies = (dir: string) => readdirSync(dir).filter((e) => e.startsWith(".svc-live."));
+
 test("deploy, status, run, undeploy", () =>
   withKernel(async (k) => {
     const res = await k.deploy({ name: "qa", files: { "pipeline_wrapper.ts": ok } });
@@ -93,7 +97,7 @@ test("duplicate name without overwrite: 409 and nothing is written", () =>
     assert.is(res.status, 409);
     assert.equal(res.body, { error: { message: "Pipeline 'dup' already exists", type: "invalid_request_error", code: 409 } });
     assert.equal(readdirSync(join(k.dir, "dup")), ["pipeline_wrapper.ts"]);
-    assert.equal(readdirSync(k.dir), ["dup"], "no staging left behind");
+    assert.equal(savedEntries(k.dir), ["dup"], "no staging left behind");
   }));
 
 const contract: [string, Record<string, string>, RegExp][] = [
@@ -131,7 +135,7 @@ test("a failed overwrite leaves the old version serving and its files in place",
     assert.equal((await k.run("keep", { question: "q" })).body, { result: "v1:q" });
     assert.is(readFileSync(join(k.dir, "keep", "notes.txt"), "utf8"), "v1");
     assert.is(readFileSync(join(k.dir, "keep", "pipeline_wrapper.ts"), "utf8"), ok);
-    assert.equal(readdirSync(k.dir), ["keep"]);
+    assert.equal(savedEntries(k.dir), ["keep"]);
   }));
 
 test("names equal to a loaded plugin's first route segment are refused; a plugin not loaded reserves none", async () => {
@@ -206,7 +210,8 @@ test("concurrent deploys of one name are serialized: one wins, the other gets 40
     );
     assert.equal(overwrites.map((r) => r.status), [200, 200, 200]);
     assert.equal((await k.run("race")).body, { result: "c" });
-    assert.equal(readdirSync(k.dir), ["race"]);
+    assert.equal(savedEntries(k.dir), ["race"]);
+    assert.is(liveCopies(k.dir).length, 1, "replaced versions' live copies are removed");
   }));
 
 test("malformed deploy bodies: 400 naming the field", () =>

@@ -10,6 +10,7 @@ test("traceIdOf: a traceId property, OpenTelemetry's spanContext, fan-out parts;
   assert.is(traceIdOf({ ...base, traceId: "abc" } as Span), "abc");
   assert.is(traceIdOf({ ...base, spanContext: () => ({ traceId: "f".repeat(32) }) } as unknown as Span), "f".repeat(32));
   assert.is(traceIdOf({ ...base, spanContext: () => ({ traceId: "0".repeat(32) }) } as unknown as Span), null);
+  assert.is(traceIdOf({ ...base, traceId: "0".repeat(31) + "1" } as Span), "0".repeat(31) + "1");
   assert.is(traceIdOf({ ...base, parts: [base, { ...base, traceId: "from-part" }] } as unknown as Span), "from-part");
 });
 

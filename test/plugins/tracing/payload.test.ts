@@ -86,4 +86,22 @@ test("run spans share one frozen shape list per distinct list; value lists stay 
   assert.not.ok(Object.isFrozen(values));
 });
 
+test("an input like the last one gets its list; any change of key, order or shape gets its own", () => {
+  const tag = sharedPayloadTags();
+  const base = tag({ q: "abc", n: 1, l: [1, 2], f: null }, false);
+  assert.ok(tag({ q: "xyz", n: 7, l: [3, 4], f: undefined }, false) === base);
+  assert.equal(tag({ q: "abcd", n: 1, l: [1, 2], f: null }, false), ["f=null", "l=list(2)", "n=int", "q=str(4)"]);
+  assert.equal(tag({ q: "abc", n: 1.5, l: [1, 2], f: null }, false), ["f=null", "l=list(2)", "n=float", "q=str(3)"]);
+  assert.equal(tag({ q: "abc", n: 1, l: [1], f: null }, false), ["f=null", "l=list(1)", "n=int", "q=str(3)"]);
+  assert.equal(tag({ q: "abc", n: 1, l: [1, 2], f: false }, false), ["f=bool", "l=list(2)", "n=int", "q=str(3)"]);
+  assert.equal(tag({ q: "abc", n: 1, l: [1, 2] }, false), ["l=list(2)", "n=int", "q=str(3)"]);
+  assert.equal(tag({ q: "abc", n: 1, l: [1, 2], f: null, g: 1 }, false), ["f=null", "g=int", "l=list(2)", "n=int", "q=str(3)"]);
+  assert.equal(tag({ q: "abc", n: 1, m: [1, 2], f: null }, false), ["f=null", "m=list(2)", "n=int", "q=str(3)"]);
+  // Values whose shape needs a closer look (objects) are shaped every time.
+  assert.equal(tag({ d: { a: 1 } }, false), ["d=dict(1)"]);
+  assert.equal(tag({ d: { a: 1, b: 2 } }, false), ["d=dict(2)"]);
+  assert.equal(tag("text", false), ["value=str(4)"]);
+  assert.equal(tag({ q: "xyz", n: 7, l: [3, 4], f: undefined }, false), ["f=null", "l=list(2)", "n=int", "q=str(3)"]);
+});
+
 test.run();
