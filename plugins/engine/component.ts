@@ -163,7 +163,9 @@ function initDefaults(schema: v.GenericSchema): Record<string, unknown> {
     } catch {
       continue;
     }
+    // No declared default: Haystack writes such a parameter as None; so do we wherever null reads back.
     if (value !== undefined) out[name] = value;
+    else if (v.is(entry as v.GenericSchema, null)) out[name] = null;
   }
   return out;
 }

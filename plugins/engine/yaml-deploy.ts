@@ -13,8 +13,8 @@ import { PipelineError } from "./pipeline/errors.js";
 import type { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
 import { parseYaml, pipelineFromDocument, readPipelineDocument } from "./yaml.js";
-import { byteStreamOfUpload, takesFiles, uploadsSchema } from "./yaml-uploads.js";
-import { wireSchema } from "./wire-schemas.js";
+import { filesOrJson, takesFiles, uploadsSchema } from "./yaml-uploads.js";
+import { ByteStreamJson, wireSchema } from "./wire-schemas.js";
 
 const IoSpec = v.object({
   inputs: v.optional(v.nullable(v.record(v.string(), v.union([v.string(), v.array(v.string())])))),
@@ -53,7 +53,7 @@ export class YamlPipeline {
   async runApi(input: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
     const data: Record<string, Record<string, unknown>> = {};
     for (const [name, targets] of this.inputs) {
-      const value = name === this.filesInput ? (ctx.files ?? []).map(byteStreamOfUpload) : input[name];
+      const value = name === this.filesInput ? filesOrJson(name, ctx.files, input[name]) : input[name];
       for (const t of targets) (data[t.component] ??= {})[t.socket] = value;
     }
     const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
@@ -115,6 +115,8 @@ export function loadYamlDeploy(
       if (filesInput !== undefined) throw bad(`Declared inputs '${filesInput}' and '${name}' both take files; uploads can feed only one input (give it several targets instead).`);
       filesInput = name;
       entries.files = uploadsSchema(name, paths);
+      // ByteStreams only: a path would read a file on the server.
+      entries[name] = v.pipe(v.optional(v.array(ByteStreamJson)), v.description(`Parameter '${name}': ByteStreams as JSON (Haystack's to_dict form), instead of uploaded files`));
       inputs.set(name, targets);
       continue;
     }

@@ -6,7 +6,7 @@
  * the filename's extension, so that a FileTypeRouter can route it.
  */
 import * as v from "valibot";
-import { UploadedFile } from "svc";
+import { HttpError, UploadedFile } from "svc";
 import { guessMimeType } from "./components/converter-sources.js";
 import { ByteStream } from "./dataclasses/document.js";
 import type { InputSocket } from "./component.js";
@@ -22,13 +22,22 @@ export function takesFiles(socket: InputSocket | undefined): boolean {
   return !!socket?.schema && v.is(socket.schema, PROBE) && !v.is(socket.schema, {});
 }
 
-/** The run schema's `files` entry for a YAML pipeline that takes uploads: at least one file. */
+/**
+ * The run schema's `files` entry for a YAML pipeline that takes uploads. Optional: the same input
+ * also takes ByteStreams as JSON (its own entry); `filesOrJson` checks that one of them came.
+ */
 export function uploadsSchema(inputName: string, targets: string[]) {
   return v.pipe(
-    v.array(v.instance(UploadedFile)),
-    v.minLength(1, `upload at least one file as a multipart 'files' part (it feeds the input '${inputName}')`),
-    v.description(`Files uploaded as repeated multipart \`files\` parts; they feed the input '${inputName}' (${targets.join(", ")}) as ByteStreams.`),
+    v.optional(v.array(v.instance(UploadedFile)), []),
+    v.description(`Files uploaded as repeated multipart \`files\` parts; they feed the input '${inputName}' (${targets.join(", ")}) as ByteStreams. A JSON body may send '${inputName}' as ByteStreams instead.`),
   );
+}
+
+/** The ByteStreams a files input gets: the uploads, else the JSON ones; neither is a 400. */
+export function filesOrJson(inputName: string, uploads: readonly UploadedFile[] | undefined, json: unknown): ByteStream[] {
+  if (uploads && uploads.length > 0) return uploads.map(byteStreamOfUpload);
+  if (Array.isArray(json) && json.length > 0) return json as ByteStream[];
+  throw new HttpError(400, `Upload at least one file as a multipart 'files' part, or send '${inputName}' as a list of ByteStreams in a JSON body.`);
 }
 
 /** An uploaded file as the ByteStream a converter gets. */

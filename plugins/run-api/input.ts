@@ -3,7 +3,7 @@
  * fields are converted to what the schema expects (numbers, booleans, JSON objects and arrays).
  */
 import * as v from "valibot";
-import { HttpError, parseOr400, type DeployedPipeline, type RequestContext, type UploadedFile } from "svc";
+import { HttpError, isForm, parseOr400, type DeployedPipeline, type RequestContext, type UploadedFile } from "svc";
 
 export interface RunInput {
   readonly input: Record<string, unknown>;
@@ -66,7 +66,8 @@ function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefi
 
 export function readRunInput(c: RequestContext, pipeline: DeployedPipeline): Promise<RunInput> {
   const schema = pipeline.inputSchema as v.GenericSchema<unknown, Record<string, unknown>> | undefined;
-  if (pipeline.requiresFiles) return readFormInput(c, schema);
+  // A pipeline that takes uploads also takes a JSON body (e.g. ByteStreams as JSON); a form means uploads.
+  if (pipeline.requiresFiles && isForm(c.req)) return readFormInput(c, schema);
   // Not an async function: the JSON body is the hot path, and a `then` costs less than a frame.
   return c.json().then((value) => {
     const body = value ?? {};

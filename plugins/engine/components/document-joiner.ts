@@ -16,7 +16,7 @@ const Init = v.object({
     v.pipe(
       v.string(),
       v.transform((m) => m.toLowerCase()),
-      v.check((m) => (JOIN_MODES as readonly string[]).includes(m), (issue) => `Unknown join mode '${String(issue.input)}'. Supported modes in DocumentJoiner are: ${JOIN_MODES.join(", ")}`),
+      v.check((m) => (JOIN_MODES as readonly string[]).includes(m), (issue) => `Unknown join mode '${String(issue.input)}'. Supported modes in DocumentJoiner are: [${JOIN_MODES.map((m) => `'${m}'`).join(", ")}]`),
     ),
     "concatenate",
   ),

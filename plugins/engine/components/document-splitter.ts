@@ -25,9 +25,8 @@ const Init = v.pipe(
     extend_abbreviations: v.optional(v.boolean(), true),
     skip_empty_documents: v.optional(v.boolean(), true),
   }),
-  v.check((p) => p.split_overlap < p.split_length, "split_overlap must be smaller than split_length."),
+  v.check((p) => p.split_overlap < p.split_length, "split_overlap must be less than split_length."),
   v.check((p) => p.split_by !== "function" || typeof p.splitting_function === "function", "When 'split_by' is set to 'function', a valid 'splitting_function' must be provided."),
-  v.check((p) => !p.respect_sentence_boundary || p.split_by === "word", "respect_sentence_boundary works only with split_by='word'."),
 );
 type InitParameters = v.InferOutput<typeof Init>;
 
@@ -45,7 +44,21 @@ export class DocumentSplitter extends Component<InitParameters> {
 
   constructor(init: unknown = {}) {
     super(init);
+    if (this.initParameters.respect_sentence_boundary && this.initParameters.split_by !== "word") {
+      // Haystack warns and turns the option off rather than refusing the pipeline.
+      console.warn("The 'respect_sentence_boundary' option is only supported for `split_by='word'`. The option `respect_sentence_boundary` will be set to `False`.");
+      this.initParameters.respect_sentence_boundary = false;
+    }
     this.segmenter = new Intl.Segmenter(sentenceLocale(this.initParameters.language), { granularity: "sentence" });
+  }
+
+  /** As Haystack's: `splitting_function` only when there is one; `respect_sentence_boundary` as in effect. */
+  override toDict() {
+    const { type, init_parameters } = super.toDict();
+    const { splitting_function, ...rest } = init_parameters;
+    const out: Record<string, unknown> = { ...rest, respect_sentence_boundary: this.initParameters.respect_sentence_boundary };
+    if (splitting_function !== null && splitting_function !== undefined) out.splitting_function = splitting_function;
+    return { type, init_parameters: out };
   }
 
   protected inputSpecs() {
@@ -94,7 +107,8 @@ export class DocumentSplitter extends Component<InitParameters> {
     let page = 1;
     for (const window of windowed(units, n, n - overlap)) {
       const text = window.join("");
-      if (window.length < threshold && out.texts.length > 0) out.texts[out.texts.length - 1] += text;
+      // The first `overlap` units are already in the previous split: merge only the rest.
+      if (window.length < threshold && out.texts.length > 0) out.texts[out.texts.length - 1] += window.slice(overlap).join("");
       else if (!skip_empty_documents || text.length > 0) {
         out.texts.push(text);
         out.pages.push(page);
@@ -181,7 +195,8 @@ export class DocumentSplitter extends Component<InitParameters> {
 
 const ABBREVIATION = /(?:^|[\s(])(?:mr|mrs|ms|dr|prof|sr|jr|st|vs|e\.g|i\.e|cf|fig|approx|dept|no)\.$/i;
 
-function sentencesToKeep(chunk: string[], length: number, overlap: number): number {
+/** Haystack's `_number_of_sentences_to_keep`; exported for the ported cases. */
+export function sentencesToKeep(chunk: string[], length: number, overlap: number): number {
   if (overlap === 0) return 0;
   let keep = 0;
   let words = 0;

@@ -11,6 +11,16 @@ import type { HtmlToTextOptions, SelectorDefinition } from "html-to-text";
 import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
+import { decodeStrict } from "./python-codecs.js";
+
+const knownEncoding = (encoding: string) => {
+  try {
+    decodeStrict(Buffer.alloc(0), encoding);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Never content: code, styling, embedded objects and interactive widgets. */
 const ALWAYS_SKIPPED = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "form", "button", "select", "input", "textarea", "dialog", "img", "picture", "video", "audio", "map"];
@@ -74,6 +84,8 @@ const Init = v.object({
   /** trafilatura's options in Haystack; accepted for compatibility and not used. */
   extraction_kwargs: v.optional(v.nullable(MetaSchema), null),
   store_full_path: v.optional(v.boolean(), false),
+  /** The default encoding; a ByteStream's `meta.encoding` overrides it. */
+  encoding: v.optional(v.pipe(v.string(), v.check(knownEncoding, (i) => `unknown encoding: ${String(i.input)}`)), "utf-8"),
 });
 
 export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
@@ -105,11 +117,16 @@ export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
         ctx?.log?.warn(`Could not read ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
         continue;
       }
+      if (stream.data.length === 0) {
+        ctx?.log?.warn(`Skipping ${describe(source)} because it is empty.`);
+        continue;
+      }
       let text: string;
       try {
-        text = extractText(decode(stream.data));
+        const encoding = typeof stream.meta.encoding === "string" ? stream.meta.encoding : this.initParameters.encoding;
+        text = extractText(decodeStrict(stream.data, encoding));
       } catch (error) {
-        ctx?.log?.warn(`Failed to extract text from ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
+        ctx?.log?.warn(`Failed to extract text from ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
         continue;
       }
       const meta: Record<string, unknown> = { ...stream.meta, ...metas[i] };
@@ -121,14 +138,7 @@ export class HTMLToDocument extends Component<v.InferOutput<typeof Init>> {
   }
 }
 
-/** UTF-8 as Haystack decodes; bytes that are not UTF-8 are read as windows-1252, as browsers default to. */
-function decode(data: Buffer): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
-  } catch {
-    return new TextDecoder("windows-1252").decode(data);
-  }
-}
+const describe = (source: string | ByteStream) => (typeof source === "string" ? source : typeof source.meta.file_path === "string" ? source.meta.file_path : "ByteStream");
 
 /** One meta dict for every source, or a list with one per source (haystack.components.converters.utils). */
 export function normalizeMetadata(meta: Record<string, unknown> | Record<string, unknown>[] | null | undefined, count: number): Record<string, unknown>[] {

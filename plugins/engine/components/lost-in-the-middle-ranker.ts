@@ -11,7 +11,7 @@ import { deduplicateDocuments } from "./deduplicate-documents.js";
 
 const positive = (what: string) => v.nullish(v.pipe(v.number(), v.integer(), v.check((n) => n > 0, (i) => `${what} must be > 0, but got ${String(i.input)}`)));
 const Init = v.object({
-  word_count_threshold: v.optional(positive("word_count_threshold"), null),
+  word_count_threshold: v.optional(v.nullish(v.pipe(v.number(), v.integer(), v.check((n) => n > 0, (i) => `Invalid value for word_count_threshold: ${String(i.input)}. word_count_threshold must be > 0.`))), null),
   top_k: v.optional(positive("top_k"), null),
 });
 

@@ -11,23 +11,8 @@ const Init = v.object({
   store_full_path: v.optional(v.boolean(), false),
 });
 
-/** Python codec names that are not WHATWG labels. */
-const PYTHON_ENCODINGS: Record<string, string> = { "latin-1": "latin1", "iso8859-1": "iso-8859-1", "iso8859-15": "iso-8859-15", cp1252: "windows-1252", "utf-16-le": "utf-16le", "utf-16-be": "utf-16be", ascii: "us-ascii" };
-
-/** Python's bytes.decode(encoding): an unknown encoding or bytes that do not decode are errors. */
-export function decodeStrict(data: Buffer, encoding: string): string {
-  // Python's names (utf_8, latin-1, utf-8-sig) as WHATWG labels; Python's utf-8 keeps a BOM, utf-8-sig drops it.
-  const lower = encoding.trim().toLowerCase().replace(/_/g, "-");
-  const name = PYTHON_ENCODINGS[lower] ?? lower;
-  const sig = name === "utf-8-sig" || name === "utf8-sig";
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(sig ? "utf-8" : name, { fatal: true, ignoreBOM: !sig });
-  } catch {
-    throw new Error(`unknown encoding: ${encoding}`);
-  }
-  return decoder.decode(data);
-}
+export { decodeStrict } from "./python-codecs.js";
+import { decodeStrict } from "./python-codecs.js";
 
 export class TextFileToDocument extends SourcesConverter<v.InferOutput<typeof Init>> {
   static override readonly type = "haystack.components.converters.txt.TextFileToDocument";

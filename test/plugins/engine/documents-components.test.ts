@@ -79,10 +79,10 @@ test("splitter: respect_sentence_boundary groups whole sentences up to split_len
 test("splitter: validation, empty and None content, a function splitter", () => {
   assert.throws(() => new DocumentSplitter({ split_length: 0 }), /split_length must be greater than 0/);
   assert.throws(() => new DocumentSplitter({ split_overlap: -1 }), /split_overlap must be greater than or equal to 0/);
-  assert.throws(() => new DocumentSplitter({ split_length: 2, split_overlap: 2 }), /split_overlap must be smaller/);
+  assert.throws(() => new DocumentSplitter({ split_length: 2, split_overlap: 2 }), /split_overlap must be less than split_length/);
   assert.throws(() => new DocumentSplitter({ split_by: "chapter" }), /split_by must be one of/);
   assert.throws(() => new DocumentSplitter({ split_by: "function" }), /splitting_function/);
-  assert.throws(() => new DocumentSplitter({ split_by: "line", respect_sentence_boundary: true }), /respect_sentence_boundary/);
+  assert.is(new DocumentSplitter({ split_by: "line", respect_sentence_boundary: true }).initParameters.respect_sentence_boundary, false, "warned and turned off, as Haystack");
   const splitter = new DocumentSplitter({ split_length: 2 });
   assert.equal(splitter.run({ documents: [new Document({ content: "" })] }, ctx()).documents, []);
   assert.is(new DocumentSplitter({ skip_empty_documents: false }).run({ documents: [new Document({ content: "" })] }, ctx()).documents.length, 1);
@@ -95,7 +95,6 @@ test("splitter: validation, empty and None content, a function splitter", () => 
       split_length: 3,
       split_overlap: 0,
       split_threshold: 0,
-      splitting_function: null,
       respect_sentence_boundary: false,
       language: "en",
       use_split_rules: true,
@@ -244,12 +243,13 @@ test("HTMLToDocument: files and ByteStreams, meta merging, file_path basename, u
     const stream = new ByteStream(Buffer.from("<p>From a stream</p>"), { url: "https://example.com/x", content_type: "text/html" }, "text/html");
     const converter = new HTMLToDocument();
     const { documents } = await converter.run({ sources: [file, stream, joinPath(dir, "missing.html"), joinPath(dir, "latin1.html")], meta: { lang: "en" } }, ctx());
-    assert.is(documents.length, 3, "the missing file is skipped");
+    assert.is(documents.length, 2, "the missing file and the non-UTF-8 one are skipped, as Haystack's strict decoding does");
     assert.equal(documents[0]!.meta, { file_path: "page.html", lang: "en" });
     assert.ok(documents[0]!.content!.includes("Main Title"));
     assert.equal(documents[1]!.meta, { url: "https://example.com/x", content_type: "text/html", lang: "en" });
     assert.is(documents[1]!.content, "From a stream");
-    assert.is(documents[2]!.content, "Café crème", "non-UTF-8 bytes are read as windows-1252");
+    const latin1 = await new HTMLToDocument({ encoding: "latin-1" }).run({ sources: [joinPath(dir, "latin1.html")] }, ctx());
+    assert.is(latin1.documents[0]!.content, "Café crème", "`encoding` decodes it");
     const full = await new HTMLToDocument({ store_full_path: true }).run({ sources: [file], meta: [{ i: 1 }] }, ctx());
     assert.equal(full.documents[0]!.meta, { file_path: file, i: 1 });
     let error: Error | undefined;

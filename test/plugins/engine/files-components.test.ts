@@ -279,9 +279,13 @@ test("a YAML pipeline with a `sources` input takes multipart uploads", () =>
       assert.equal(body.result.router.unclassified.map((s: any) => [s.meta.file_path, s.data, s.mime_type]), [["data.bin", [63], "application/octet-stream"]]);
       const none = await fetch(`${k.url}/indexing/run`, { method: "POST", body: new FormData() });
       assert.is(none.status, 400);
-      assert.match(((await none.json()) as any).error.message, /upload at least one file/);
+      assert.match(((await none.json()) as any).error.message, /Upload at least one file/);
       const json = await fetch(`${k.url}/indexing/run`, { method: "POST", body: JSON.stringify({ sources: ["/etc/passwd"] }), headers: { "content-type": "application/json" } });
-      assert.is(json.status, 415, "paths on the server cannot be sent");
+      assert.is(json.status, 400, "paths on the server cannot be sent: JSON takes ByteStreams only");
+      const streams = await fetch(`${k.url}/indexing/run`, { method: "POST", body: JSON.stringify({ sources: [{ data: "hello as JSON", meta: { file_path: "j.txt" }, mime_type: "text/plain" }] }), headers: { "content-type": "application/json" } });
+      const streamsBody = (await streams.json()) as any;
+      assert.is(streams.status, 200, JSON.stringify(streamsBody));
+      assert.equal(streamsBody.result.joiner.documents.map((d: any) => [d.content, d.file_path]), [["hello as JSON", "j.txt"]]);
     },
     { plugins: [enginePlugin()] },
   ));

@@ -40,7 +40,7 @@ outputs:
 const MESSAGES = `components:
   joiner:
     type: haystack.components.joiners.branch.BranchJoiner
-    init_parameters: {type: "list[haystack.dataclasses.ChatMessage]"}
+    init_parameters: {type_: "list[haystack.dataclasses.ChatMessage]"}
 inputs:
   messages: joiner.value
 outputs:
@@ -128,5 +128,43 @@ test("`svc pipeline run` sends Documents as JSON params and prints the to_dict f
     await svc.stop("SIGKILL");
   }
 });
+
+// Converters take ByteStreams as JSON: text data or Haystack's list of byte values.
+const CONVERT = `components:
+  converter:
+    type: haystack.components.converters.txt.TextFileToDocument
+inputs:
+  sources: converter.sources
+outputs:
+  documents: converter.documents
+`;
+const PAGES = `components:
+  html:
+    type: haystack.components.converters.html.HTMLToDocument
+inputs:
+  sources: html.sources
+outputs:
+  documents: html.documents
+`;
+
+test("converters' sources take ByteStreams as JSON (text data or byte values); a non-HTML or empty stream is skipped", () =>
+  withPipelineKernel(
+    async (k) => {
+      for (const [name, source_code] of [["convert", CONVERT], ["pages", PAGES]]) {
+        const res = await fetch(`${k.url}/deploy-yaml`, { method: "POST", body: JSON.stringify({ name, source_code, save_file: false }) });
+        assert.is(res.status, 200, await res.text());
+      }
+      const out = await k.run("convert", { sources: [{ data: "plain text", meta: { file_path: "/x/a.txt" } }, { data: [...Buffer.from("bytes")], meta: {}, mime_type: "text/plain" }] });
+      assert.is(out.status, 200, JSON.stringify(out.body));
+      assert.equal(out.body.result.converter.documents.map((d: any) => [d.content, d.file_path]), [["plain text", "a.txt"], ["bytes", undefined]]);
+      const latin1 = [...Buffer.from("<html><body><p>caf\xe9</p></body></html>", "latin1")];
+      const pages = await k.run("pages", { sources: [{ data: latin1, meta: { encoding: "latin-1" } }, { data: [0xff, 0xfe, 0x00, 0x81], meta: {} }, { data: "", meta: {} }] });
+      assert.is(pages.status, 200, JSON.stringify(pages.body));
+      assert.equal(pages.body.result.html.documents.map((d: any) => d.content), ["café"]);
+      const bad = await k.run("convert", { sources: [{ meta: {} }] });
+      assert.is(bad.status, 400);
+    },
+    { plugins: [enginePlugin()] },
+  ));
 
 test.run();

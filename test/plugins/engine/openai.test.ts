@@ -255,7 +255,20 @@ test("declared types, aliases and sockets", () => {
   // Defaults included, as Haystack's to_dict writes them.
   assert.equal(llm.toDict(), {
     type: OpenAIChatGenerator.type,
-    init_parameters: { api_key: { type: "env_var", env_vars: ["OPENAI_API_KEY"], strict: true }, model: "gpt-4o-mini", tools_strict: false },
+    // Every init parameter, as Haystack's to_dict writes them: those without a default as null.
+    init_parameters: {
+      api_key: { type: "env_var", env_vars: ["OPENAI_API_KEY"], strict: true },
+      model: "gpt-4o-mini",
+      tools_strict: false,
+      api_base_url: null,
+      organization: null,
+      generation_kwargs: null,
+      timeout: null,
+      max_retries: null,
+      streaming_callback: null,
+      http_client_kwargs: null,
+      tools: null,
+    },
   });
   assert.throws(() => new OpenAIChatGenerator({ timeout: "soon" }), /timeout/);
 });

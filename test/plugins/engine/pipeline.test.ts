@@ -54,7 +54,7 @@ test("joining router branches with BranchJoiner", async () => {
     .addComponent("parity", new Parity())
     .addComponent("add_one", new AddFixedValue())
     .addComponent("double", new Double())
-    .addComponent("joiner", new BranchJoiner({ type: "int" }))
+    .addComponent("joiner", new BranchJoiner({ type_: "int" }))
     .addComponent("final", new AddFixedValue({ add: 100 }))
     .connect("parity.even", "add_one.value")
     .connect("parity.odd", "double.value")
@@ -80,7 +80,7 @@ test("lazy variadic: Sum waits for every sender, also when a router sends nothin
 
 test("a loop bounded by its exit condition, built from BranchJoiner and Threshold", async () => {
   const p = new Pipeline({ maxRunsPerComponent: 10 })
-    .addComponent("joiner", new BranchJoiner({ type: "int" }))
+    .addComponent("joiner", new BranchJoiner({ type_: "int" }))
     .addComponent("add_one", new AddFixedValue({ add: 1 }))
     .addComponent("threshold", new Threshold({ threshold: 5 }))
     .connect("joiner.value", "add_one.value")
@@ -91,7 +91,7 @@ test("a loop bounded by its exit condition, built from BranchJoiner and Threshol
 
 test("a loop that never exits stops at max_runs_per_component", async () => {
   const p = new Pipeline({ maxRunsPerComponent: 3 })
-    .addComponent("joiner", new BranchJoiner({ type: "int" }))
+    .addComponent("joiner", new BranchJoiner({ type_: "int" }))
     .addComponent("add_one", new AddFixedValue({ add: 1 }))
     .addComponent("threshold", new Threshold({ threshold: 1000 }))
     .connect("joiner.value", "add_one.value")

@@ -37,7 +37,7 @@ test("that has an infinite loop → PipelineMaxComponentRuns", () =>
   checkRaises(
     () =>
       new Pipeline({ maxRunsPerComponent: 1 })
-        .addComponent("main_input", new BranchJoiner({ type: "int" }))
+        .addComponent("main_input", new BranchJoiner({ type_: "int" }))
         .addComponent("first_router", new ConditionalRouter({ routes: ROUTES }))
         .addComponent("second_router", new ConditionalRouter({ routes: ROUTES }))
         .connect("main_input", "first_router.number")
@@ -57,7 +57,7 @@ test("that is really complex with lots of components, forks, and loops (variadic
         .addComponent("parity", new Parity())
         .addComponent("add_one", new AddFixedValue({ add: 1 }))
         .addComponent("accumulate_2", new Accumulate())
-        .addComponent("branch_joiner", new BranchJoiner({ type: "int" }))
+        .addComponent("branch_joiner", new BranchJoiner({ type_: "int" }))
         .addComponent("below_10", new Threshold({ threshold: 10 }))
         .addComponent("double", new Double())
         .addComponent("greet_again", new Greet({ message: "Hello again, now the value is {value}." }))
@@ -156,7 +156,7 @@ test("that has two loops of identical lengths", () =>
   check(
     () =>
       new Pipeline({ maxRunsPerComponent: 2 })
-        .addComponent("branch_joiner", new BranchJoiner({ type: "int" }))
+        .addComponent("branch_joiner", new BranchJoiner({ type_: "int" }))
         .addComponent("remainder", new Remainder({ divisor: 3 }))
         .addComponent("add_one", new AddFixedValue({ add: 1 }))
         .addComponent("add_two", new AddFixedValue({ add: 2 }))
@@ -172,7 +172,7 @@ test("that has two loops of different lengths", () =>
   check(
     () =>
       new Pipeline({ maxRunsPerComponent: 2 })
-        .addComponent("branch_joiner", new BranchJoiner({ type: "int" }))
+        .addComponent("branch_joiner", new BranchJoiner({ type_: "int" }))
         .addComponent("remainder", new Remainder({ divisor: 3 }))
         .addComponent("add_one", new AddFixedValue({ add: 1 }))
         .addComponent("add_two_1", new AddFixedValue({ add: 1 }))
@@ -191,7 +191,7 @@ test("that has a single loop with two conditional branches", () =>
     () =>
       new Pipeline({ maxRunsPerComponent: 3 })
         .addComponent("add_one", new AddFixedValue({ add: 1 }))
-        .addComponent("branch_joiner", new BranchJoiner({ type: "int" }))
+        .addComponent("branch_joiner", new BranchJoiner({ type_: "int" }))
         .addComponent("below_10", new Threshold({ threshold: 10 }))
         .addComponent("below_5", new Threshold({ threshold: 5 }))
         .addComponent("add_three", new AddFixedValue({ add: 3 }))
@@ -384,7 +384,7 @@ test("that has two branches, one of which loops back (user input and a connectio
     () =>
       new Pipeline({ maxRunsPerComponent: 10 })
         .addComponent("add_zero", new AddFixedValue({ add: 0 }))
-        .addComponent("branch_joiner", new BranchJoiner({ type: "int" }))
+        .addComponent("branch_joiner", new BranchJoiner({ type_: "int" }))
         .addComponent("sum", new Sum())
         .addComponent("below_10", new Threshold({ threshold: 10 }))
         .addComponent("add_one", new AddFixedValue({ add: 1 }))
