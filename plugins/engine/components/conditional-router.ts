@@ -35,7 +35,8 @@ export function typeSchema(type: string): Schema {
     return members.length === 1 ? members[0] : build("Union", members);
   };
   const single = (): Schema => {
-    const name = tokens[i++]?.split(".").pop() ?? "";
+    // A bare parameter list, as in Callable[[int, str], bool]: read past it; the value is Any.
+    const name = tokens[i] === "[" ? "" : (tokens[i++]?.split(".").pop() ?? "");
     const args: Schema[] = [];
     if (tokens[i] === "[") {
       for (i++; tokens[i] !== "]"; tokens[i] === "," && i++) {
@@ -195,6 +196,9 @@ export class ConditionalRouter extends Component<v.InferOutput<typeof Init>> {
     }
     this.routes = this.initParameters.routes.map((raw) => this.compileRoute(raw));
     this.variables = [...new Set(this.routes.flatMap((r) => [...r.condition.variables, ...r.outputs.flatMap((o) => (o.template ? o.template.variables : [o.variable!]))]))];
+    const unused = (this.initParameters.optional_variables ?? []).filter((name) => !this.variables.includes(name));
+    // As Haystack: most likely a typo in a variable name, which would otherwise pass silently.
+    if (unused.length) console.warn(`The following optional variables are specified but not used in any route: ${pythonRepr(unused)}. Check if there's a typo in variable names.`);
   }
 
   private compileRoute(raw: unknown): CompiledRoute {
