@@ -122,11 +122,17 @@ export class ClusterFollower {
     const staged = await source.staging.materialize(entry, this.deployer.files, this.state.sharedDisk);
     let loaded;
     try {
-      loaded = await source.load({ name, description: entry.description, payload: staged.payload });
+      loaded = await this.deployer.loadGuarded(name, entry.version, () => source.load({ name, description: entry.description, payload: staged.payload }));
     } catch (error) {
       await this.deployer.discard(staged);
       this.failed.set(name, entry.version);
       this.log.error(`Pipeline '${name}' (version ${entry.version}, deployed on ${entry.origin}) failed to load here; the previous version keeps serving: ${messageOf(error)}`, undefined, { source: source.plugin });
+      return;
+    }
+    if (loaded === undefined) {
+      // Quarantined here: this version took the process down on starts in a row (logged by the deployer).
+      await this.deployer.discard(staged);
+      this.failed.set(name, entry.version);
       return;
     }
     const saved: SavedFiles = staged.installed ? "others" : !entry.save && !this.state.sharedDisk ? "all" : "keep";

@@ -22,7 +22,7 @@ import type { DeployState, ManifestEntry, ManifestWrite } from "./deploy-state.j
 import { LocalDeployState } from "./local-deploy-state.js";
 import { ClusterFollower } from "./cluster-follower.js";
 import { recoverHidden } from "./hidden-files.js";
-import { StartupLoads } from "./startup-loads.js";
+import { quarantineMessage, StartupLoads } from "./startup-loads.js";
 import type { EntryContent } from "./manifest-content.js";
 import type { DeployRequest, SavedFiles, Staged } from "./deploy-request.js";
 
@@ -87,6 +87,28 @@ export class DeployService {
   }
 
   /**
+   * Loads the cluster manifest's `version` of `name` under the crash guard of startup loads: undefined
+   * when that version is quarantined here (it took this process down on starts in a row); a version
+   * that loads lifts the quarantine.
+   */
+  async loadGuarded<T>(name: string, version: number, load: () => Promise<T>): Promise<T | undefined> {
+    await this.recover();
+    const quarantine = this.startup.quarantine(name);
+    if (quarantine && (quarantine.version === undefined || quarantine.version === version)) {
+      this.log.error(quarantineMessage(name, quarantine));
+      return undefined;
+    }
+    await this.startup.begin(name, version);
+    try {
+      const loaded = await load();
+      await this.startup.lift(name);
+      return loaded;
+    } finally {
+      await this.startup.end(name);
+    }
+  }
+
+  /**
    * Once per process, before its first deploy work: puts back saved files a crashed deploy had moved
    * aside, removes what crashed processes left, and reads which pipeline took the last starts down.
    */
@@ -143,11 +165,7 @@ export class DeployService {
       for (const c of candidates) {
         const quarantine = this.startup.quarantine(c.name);
         if (quarantine) {
-          this.log.error(
-            `Pipeline '${c.name}' is quarantined and not deployed: loading it took the process down on ${quarantine.crashes} starts in a row ` +
-              `(its setup() exited or the process was killed, e.g. out of memory). Deploy a fixed version through the API, undeploy it, ` +
-              `or delete ${quarantine.marker} to try it again at the next start.`,
-          );
+          this.log.error(quarantineMessage(c.name, quarantine));
           continue;
         }
         // A marker this start removes once the load returned: found by the next start, it names the pipeline that killed this one.

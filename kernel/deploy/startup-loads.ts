@@ -19,6 +19,17 @@ export interface Quarantine {
   readonly since: string;
   /** The marker to delete to let the next start try it again. */
   readonly marker: string;
+  /** The cluster manifest's version that crashed (a newer version is tried); none for a local pipeline. */
+  readonly version?: number;
+}
+
+/** The log line of a pipeline a start skips because it is quarantined. */
+export function quarantineMessage(name: string, quarantine: Quarantine): string {
+  return (
+    `Pipeline '${name}' is quarantined and not deployed: loading it took the process down on ${quarantine.crashes} starts in a row ` +
+    `(its setup() exited or the process was killed, e.g. out of memory). Deploy a fixed version through the API, undeploy it, ` +
+    `or delete ${quarantine.marker} to try it again at the next start.`
+  );
 }
 
 const LOADING = /^\.svc-loading\.(\d+)\.([A-Za-z0-9_-]+)$/;
@@ -28,6 +39,8 @@ export class StartupLoads {
   /** Per name: the starts in a row that died loading it, as the last start left them. */
   private readonly crashes = new Map<string, number>();
   private readonly quarantined = new Map<string, Quarantine>();
+  /** Per name: the manifest version the last crashed start was loading. */
+  private readonly versions = new Map<string, number>();
 
   constructor(private readonly root: string) {}
 
@@ -37,7 +50,8 @@ export class StartupLoads {
     for (const entry of entries) {
       const loading = LOADING.exec(entry);
       if (loading && !otherProcessRuns(Number(loading[1]))) {
-        const before = await readJson<{ crashes?: number }>(join(this.root, entry));
+        const before = await readJson<{ crashes?: number; version?: number }>(join(this.root, entry));
+        if (before?.version !== undefined) this.versions.set(loading[2]!, before.version);
         // Several workers may have died on the same pipeline in one start: that is one start.
         this.crashes.set(loading[2]!, Math.max(this.crashes.get(loading[2]!) ?? 0, (before?.crashes ?? 0) + 1));
         await rm(join(this.root, entry), { force: true });
@@ -45,16 +59,16 @@ export class StartupLoads {
       const quarantined = QUARANTINED.exec(entry);
       if (quarantined) {
         const marker = join(this.root, entry);
-        const saved = await readJson<{ crashes?: number; since?: string }>(marker);
-        this.quarantined.set(quarantined[1]!, { crashes: saved?.crashes ?? CRASHES_TO_QUARANTINE, since: saved?.since ?? "", marker });
+        const saved = await readJson<{ crashes?: number; since?: string; version?: number }>(marker);
+        this.quarantined.set(quarantined[1]!, { crashes: saved?.crashes ?? CRASHES_TO_QUARANTINE, since: saved?.since ?? "", marker, version: saved?.version });
       }
     }
     const fresh: string[] = [];
     for (const [name, crashes] of this.crashes) {
       if (crashes < CRASHES_TO_QUARANTINE || this.quarantined.has(name)) continue;
       const marker = join(this.root, `.svc-quarantine.${name}`);
-      const quarantine = { crashes, since: new Date().toISOString(), marker };
-      await writeFile(marker, JSON.stringify({ crashes, since: quarantine.since }) + "\n");
+      const quarantine = { crashes, since: new Date().toISOString(), marker, version: this.versions.get(name) };
+      await writeFile(marker, JSON.stringify({ crashes, since: quarantine.since, version: quarantine.version }) + "\n");
       this.quarantined.set(name, quarantine);
       fresh.push(name);
     }
@@ -70,9 +84,9 @@ export class StartupLoads {
     return [...this.quarantined.keys()].sort();
   }
 
-  /** This start is about to load `name`. */
-  async begin(name: string): Promise<void> {
-    await writeFile(this.loadingMarker(name), JSON.stringify({ crashes: this.crashes.get(name) ?? 0 }) + "\n");
+  /** This start is about to load `name` (the cluster manifest's `version` of it, if any). */
+  async begin(name: string, version?: number): Promise<void> {
+    await writeFile(this.loadingMarker(name), JSON.stringify({ crashes: this.crashes.get(name) ?? 0, version }) + "\n");
   }
 
   /** The load of `name` returned: this start did not die on it. */

@@ -5,9 +5,10 @@ import * as assert from "uvu/assert";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runSvc } from "../helpers/cli.js";
-import { answerOf, deployTo, pipelinesDirWith, post, startInstance, taggedWrapper, type Instance } from "../helpers/cluster.js";
+import { answerOf, deployTo, pipelinesDirWith, post, startInstance, taggedWrapper, untilServes, type Instance } from "../helpers/cluster.js";
 import { rawRequest } from "../helpers/http.js";
 import { tempDir } from "../helpers/pipelines.js";
+import { redisSkipReason, startRedis } from "../helpers/redis.js";
 
 /** A wrapper answering `tag` whose setup() logs that it started and then takes two minutes. */
 const slowWrapper = (tag: string) =>
@@ -143,6 +144,40 @@ test("undeploying a quarantined pipeline removes its files and the quarantine", 
     assert.equal(hidden(dir), []);
   } finally {
     await svc.stop("SIGKILL");
+  }
+});
+
+/** setup() kills only the processes started with SVC_TEST_KILL set: the instance that deploys it lives. */
+const pickyKiller = taggedWrapper("picky", `setup() { if (process.env.SVC_TEST_KILL) process.kill(process.pid, "SIGKILL"); }`);
+const redisSkip = redisSkipReason();
+
+(redisSkip ? test.skip : test)("in a cluster, the manifest version that kills an instance is quarantined there after two crashed starts; a newer version is tried", async () => {
+  const redis = await startRedis();
+  const a = await start(pipelinesDirWith(), { SERVICE_CLUSTER_REDIS_URL: redis.url });
+  const dir = pipelinesDirWith({ keep: taggedWrapper("keep") });
+  const clustered = { XDG_CACHE_HOME: cache, SERVICE_CLUSTER_REDIS_URL: redis.url, SVC_TEST_KILL: "1" };
+  let b: Instance | undefined;
+  try {
+    assert.is((await deployTo(a.url, "picky", pickyKiller)).status, 200);
+    for (let i = 0; i < 2; i++) {
+      const crashed = await runSvc(["run", "--host", "127.0.0.1", "--port", "0", "--pipelines-dir", dir], { env: clustered });
+      assert.is(crashed.code, null, `start ${i + 1} was killed by the manifest's pipeline:\n${crashed.stderr}`);
+    }
+    b = await start(dir, clustered);
+    assert.is(await answerOf(b.url, "keep"), "keep");
+    assert.is(await answerOf(b.url, "picky"), "#404");
+    assert.match(b.output(), /Pipeline 'picky' is quarantined and not deployed/);
+    assert.equal(JSON.parse((await rawRequest(`${b.url}/status`)).body).quarantined, ["picky"]);
+    assert.is(await answerOf(a.url, "picky"), "picky", "the instance that deployed it still serves it");
+
+    // A newer version from the cluster is tried here, and lifts the quarantine once it loads.
+    assert.is((await deployTo(a.url, "picky", taggedWrapper("fixed"), { overwrite: true })).status, 200);
+    await untilServes(b.url, "picky", "fixed", 30_000);
+    assert.not.ok(existsSync(join(dir, ".svc-quarantine.picky")));
+  } finally {
+    await b?.stop("SIGKILL");
+    await a.stop("SIGKILL");
+    await redis.stop();
   }
 });
 
