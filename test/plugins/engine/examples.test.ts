@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import OpenAI from "openai";
 import enginePlugin from "svc/engine";
+import frameworksPlugin from "svc/frameworks";
+import pgvectorPlugin from "svc/pgvector";
 import { openaiPlugin } from "../../../plugins/openai/index.js";
 import { repoRoot } from "../../helpers/cli.js";
 import { startPipelineKernel, tempDir } from "../../helpers/pipelines.js";
@@ -29,7 +31,7 @@ test("the model examples deploy without a key and answer through any OpenAI-comp
   const saved = { key: process.env.OPENAI_API_KEY, base: process.env.OPENAI_BASE_URL };
   delete process.env.OPENAI_API_KEY;
   process.env.OPENAI_BASE_URL = model.url;
-  const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
+  const k = await startPipelineKernel({ dir, plugins: [enginePlugin(), pgvectorPlugin(), frameworksPlugin()] });
   try {
     const { deployed, total } = await k.kernel.deployer.deployAll();
     assert.equal(deployed.sort(), [
@@ -41,12 +43,14 @@ test("the model examples deploy without a key and answer through any OpenAI-comp
       "docs_search",
       "file_summary",
       "langgraph_agent",
+      "pgvector_indexing",
+      "pgvector_rag",
       "semantic_search",
       "text_stats",
       "ui_events_demo",
       "weather_agent",
     ]);
-    assert.is(total, 12);
+    assert.is(total, 14);
 
     // Copied out of the project, the framework examples find no framework and say what to install.
     for (const [name, install] of [["ai_sdk_agent", "npm install ai @ai-sdk/openai"], ["langgraph_agent", "npm install @langchain/core"]]) {
@@ -95,7 +99,7 @@ test("the AI SDK and LangGraph.js examples stream an agent's tool call and answe
   const saved = { key: process.env.OPENAI_API_KEY, base: process.env.OPENAI_BASE_URL };
   delete process.env.OPENAI_API_KEY;
   process.env.OPENAI_BASE_URL = model.url;
-  const k = await startPipelineKernel({ plugins: [openaiPlugin()] });
+  const k = await startPipelineKernel({ plugins: [openaiPlugin(), frameworksPlugin()] });
   try {
     for (const name of ["ai_sdk_agent", "langgraph_agent"]) {
       // Deployed from the project's folder, where `npm install` put the frameworks.
@@ -140,7 +144,7 @@ test("the AI SDK and LangGraph.js examples stream an agent's tool call and answe
 test("docs_search answers from the bundled documents with no API key", async () => {
   const dir = join(tempDir(), "pipelines");
   cpSync(join(repoRoot, "pipelines", "docs_search"), join(dir, "docs_search"), { recursive: true });
-  const k = await startPipelineKernel({ dir, plugins: [enginePlugin()] });
+  const k = await startPipelineKernel({ dir, plugins: [enginePlugin(), pgvectorPlugin(), frameworksPlugin()] });
   try {
     await k.kernel.deployer.deployAll();
     const res = await k.run("docs_search", { query: "client disconnects abort signal", top_k: 2 });
