@@ -28,6 +28,8 @@ export interface DeployedPipeline {
   readonly limits?: RunLimits;
   /** The run input declares `files`: `/{name}/run` takes multipart uploads. */
   readonly requiresFiles: boolean;
+  /** Its files input also takes JSON (a YAML pipeline's ByteStreams); otherwise a JSON body is a 415. */
+  readonly filesAsJson?: boolean;
   readonly deployedAt: Date;
 }
 

@@ -147,6 +147,7 @@ export function loadYamlDeploy(
     outputSchema: outputs.size && resultShape === "outputs" ? v.object(outputEntries) : undefined,
     skipMcp: false,
     requiresFiles: filesInput !== undefined,
+    filesAsJson: filesInput !== undefined,
   };
 }
 

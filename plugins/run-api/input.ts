@@ -66,8 +66,9 @@ function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefi
 
 export function readRunInput(c: RequestContext, pipeline: DeployedPipeline): Promise<RunInput> {
   const schema = pipeline.inputSchema as v.GenericSchema<unknown, Record<string, unknown>> | undefined;
-  // A pipeline that takes uploads also takes a JSON body (e.g. ByteStreams as JSON); a form means uploads.
-  if (pipeline.requiresFiles && isForm(c.req)) return readFormInput(c, schema);
+  // A YAML pipeline that takes uploads also takes its files as ByteStreams in a JSON body; a
+  // wrapper's uploads come only as a form (a JSON body is a 415 there).
+  if (pipeline.requiresFiles && (!pipeline.filesAsJson || isForm(c.req))) return readFormInput(c, schema);
   // Not an async function: the JSON body is the hot path, and a `then` costs less than a frame.
   return c.json().then((value) => {
     const body = value ?? {};
