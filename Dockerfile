@@ -9,6 +9,7 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would compile before the sources are here (done below).
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json ./
+COPY api api
 COPY kernel kernel
 COPY plugins plugins
 COPY cli cli
@@ -17,7 +18,7 @@ COPY scripts scripts
 COPY docs docs
 COPY README.md ./
 # Only what the package's `files` ships is compiled: tests, bench and examples stay out.
-RUN printf '{"extends":"./tsconfig.json","include":["kernel","plugins","cli","host"]}' > tsconfig.image.json \
+RUN printf '{"extends":"./tsconfig.json","include":["api","kernel","plugins","cli","host"]}' > tsconfig.image.json \
  && node_modules/.bin/tsc -p tsconfig.image.json \
  && node scripts/resolve-self-imports.mjs \
  && node scripts/vendor-assets.mjs \

@@ -122,7 +122,7 @@ export class SvcClient {
       return value;
     };
     return this.exchange(target, method, { "content-type": contentType }, (req, answered) =>
-      pump(Readable.fromWeb(serialized.body! as import("node:stream/web").ReadableStream<Uint8Array>), req, answered, (n) => progress.add(n)).then(
+      pump(serialized.body!.getReader(), req, answered, (n) => progress.add(n)).then(
         () => {
           progress.done();
           req.end();
@@ -155,7 +155,10 @@ export class SvcClient {
   ): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       let settled = false;
-      const req = httpRequest(target, { method, headers: { accept: "application/json, text/plain, text/event-stream, */*", ...headers }, agent: false });
+      // keep-alive although the socket is not reused (agent: false closes it once the answer is
+      // read): a server answering `Connection: close` early (a 413 mid-upload) would close under the
+      // still-sending client, and the reset can drop the answer before it is read.
+      const req = httpRequest(target, { method, headers: { accept: "application/json, text/plain, text/event-stream, */*", connection: "keep-alive", ...headers }, agent: false });
       req.on("response", (res) => {
         settled = true;
         resolve(res);
@@ -170,11 +173,16 @@ export class SvcClient {
   }
 }
 
-/** Writes a body in small pieces, waiting while the socket is full; stops once the server answered. */
-async function pump(source: Readable, req: import("node:http").ClientRequest, answered: () => boolean, sent: (n: number) => void): Promise<void> {
+/**
+ * Writes a body in small pieces, waiting while the socket is full; stops once the server answered.
+ * The form's stream is let go, not cancelled: cancelling undici's file-backed stream while it reads
+ * crashes the process ("ReadableStream is already closed", thrown inside undici).
+ */
+async function pump(source: ReadableStreamDefaultReader<Uint8Array>, req: import("node:http").ClientRequest, answered: () => boolean, sent: (n: number) => void): Promise<void> {
   try {
-    for await (const chunk of source) {
-      const data = chunk as Uint8Array;
+    for (;;) {
+      const { done, value: data } = await source.read();
+      if (done) return;
       for (let at = 0; at < data.length; at += CHUNK) {
         if (answered() || req.destroyed) return;
         const piece = data.subarray(at, at + CHUNK);
@@ -184,7 +192,7 @@ async function pump(source: Readable, req: import("node:http").ClientRequest, an
       }
     }
   } finally {
-    source.destroy();
+    source.releaseLock();
   }
 }
 
