@@ -4,7 +4,7 @@
  * `svc run` does before listening); `defaultPlugins()` is the plugin set `svc run` loads; every
  * built-in plugin is exported to add more (`mcpPlugin()`, `authPlugin()`, …).
  */
-import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry, type PluginModule } from "svc";
+import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry, type PluginModule } from "svc/plugin";
 import { loadLauncherSettings } from "../cli/cli-settings.js";
 import { defaultPluginSpecs } from "../cli/default-plugins.js";
 import authPlugin from "../plugins/auth/index.js";
@@ -24,7 +24,7 @@ import platformPlugin from "../plugins/platform/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import tracingPlugin from "../plugins/tracing/index.js";
 
-export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc";
+export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc/plugin";
 export {
   authPlugin,
   chatUiPlugin,
