@@ -9,7 +9,7 @@
  * per record: an HTTP request's run then leaves nothing behind for the collector to copy but the
  * rare text that does not pack (an error message, a request id of another form).
  */
-import type { ExecutionIndex, ExecutionPage, ExecutionQuery, ExecutionRecord } from "svc";
+import type { ExecutionIndex, ExecutionPage, ExecutionQuery, ExecutionRecord } from "svc/plugin";
 import { RecordColumns, idKey, type IdKey, type RecordTimes } from "./record-columns.js";
 
 export interface RetentionOptions {

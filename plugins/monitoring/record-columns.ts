@@ -7,7 +7,7 @@
  * pack (an id, time or request id in another form, an error message) is kept as given beside the
  * slot, so what is read back is always exactly what was written.
  */
-import type { ExecutionRecord, ExecutionStatus } from "svc";
+import type { ExecutionRecord, ExecutionStatus } from "svc/plugin";
 import { isoTime } from "./execution-id.js";
 
 /** Strings interned once: a slot holds their number. */
