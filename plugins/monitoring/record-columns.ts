@@ -27,6 +27,20 @@ class Interned {
   }
 }
 
+/** One field's last interned name. */
+class LastName {
+  private text: string | undefined = undefined;
+  private n = -1;
+  constructor(private readonly names: Interned) {}
+  of(text: string): number {
+    if (text !== this.text) {
+      this.n = this.names.of(text);
+      this.text = text;
+    }
+    return this.n;
+  }
+}
+
 /** Fields kept as text because they do not pack into numbers (rare but for `error`). */
 interface Unpacked {
   id?: string;
@@ -93,6 +107,10 @@ export class RecordColumns {
   private started: Float64Array;
   private ended: Float64Array;
   private duration: Float64Array;
+  // A run's names are most often the last run's: those skip the map.
+  private readonly lastPipeline: LastName;
+  private readonly lastTransport: LastName;
+  private readonly lastMethod: LastName;
   /** Epoch ms of the slot's last write. */
   writtenAt: Float64Array;
   private flags: Uint8Array;
@@ -105,6 +123,9 @@ export class RecordColumns {
     readonly capacity: number,
     private readonly names = new Interned(),
   ) {
+    this.lastPipeline = new LastName(names);
+    this.lastTransport = new LastName(names);
+    this.lastMethod = new LastName(names);
     this.idTime = new Float64Array(capacity);
     this.idCounter = new Uint32Array(capacity);
     this.idTag = new Uint32Array(capacity);
@@ -134,9 +155,9 @@ export class RecordColumns {
       this.idTag[slot] = key.tag;
     }
     this.idTime[slot] = key.time;
-    this.pipeline[slot] = this.names.of(record.pipeline);
-    this.transport[slot] = this.names.of(record.transport);
-    this.method[slot] = this.names.of(record.method);
+    this.pipeline[slot] = this.lastPipeline.of(record.pipeline);
+    this.transport[slot] = this.lastTransport.of(record.transport);
+    this.method[slot] = this.lastMethod.of(record.method);
     this.status[slot] = this.names.of(record.status);
     const started = times ? times.startedMs : packTime(record.started_at);
     if (Number.isNaN(started)) (unpacked ??= {}).started_at = record.started_at;
