@@ -34,6 +34,7 @@ interface Subscriber {
   unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   close(): Promise<unknown>;
   destroy(): void;
+  readonly isOpen: boolean;
 }
 
 export const REDIS_NAMESPACE = "svc-runs";
@@ -90,7 +91,7 @@ export class RedisRunStore extends BaseRunStore {
     });
     if (++this.createsSincePrune >= PRUNE_EVERY) {
       this.createsSincePrune = 0;
-      const oldest = newRunRecord(init, Date.now() - this.options.retentionMs).id.slice(0, 16);
+      const oldest = `run_${(Date.now() - this.options.retentionMs).toString(16).padStart(12, "0")}`;
       this.redis.zRemRangeByLex(this.orderKey, "-", `(${oldest}`).catch(() => undefined);
     }
     return record;
@@ -182,7 +183,10 @@ export class RedisRunStore extends BaseRunStore {
     await super.close();
     this.watch.close();
     const subscriber = await this.subscriber?.catch(() => undefined);
-    if (subscriber) await Promise.race([subscriber.close().catch(() => undefined), new Promise((r) => setTimeout(r, 1000).unref())]).then(() => subscriber.destroy?.());
+    if (subscriber) {
+      await Promise.race([subscriber.close().catch(() => undefined), new Promise((r) => setTimeout(r, 1000).unref())]);
+      if (subscriber.isOpen) subscriber.destroy();
+    }
     await closeKeyv(this.keyv);
   }
 

@@ -18,7 +18,7 @@ export interface RunError {
 }
 
 export interface RunRecord {
-  /** `run_<ms since epoch, 12 hex><random, 16 hex>`: ids sort by creation time. */
+  /** `run_<ms since epoch, 12 hex><counter, 4 hex><random, 12 hex>`: ids sort by creation time (strictly, within a process). */
   readonly id: string;
   readonly pipeline: string;
   /** Who created it: `rest` (`POST /{name}/runs`), `responses`, `a2a`, … */
@@ -56,8 +56,19 @@ export const isFinalEvent = (event: RunEvent): boolean => event.type.startsWith(
 const RUN_ID = /^run_[0-9a-f]{28}$/;
 export const isRunId = (id: string): boolean => RUN_ID.test(id);
 
+let lastMs = 0;
+let counter = 0;
+
+/** A new id; ids made by one process increase strictly, so their order is their creation order. */
 export function newRunId(now = Date.now()): string {
-  return `run_${now.toString(16).padStart(12, "0")}${randomBytes(8).toString("hex")}`;
+  if (now > lastMs) {
+    lastMs = now;
+    counter = 0;
+  } else if (++counter > 0xffff) {
+    lastMs++;
+    counter = 0;
+  }
+  return `run_${lastMs.toString(16).padStart(12, "0")}${counter.toString(16).padStart(4, "0")}${randomBytes(6).toString("hex")}`;
 }
 
 /** What a new run is made from. */

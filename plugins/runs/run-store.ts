@@ -160,16 +160,16 @@ export abstract class BaseRunStore implements RunStore {
   }
 
   /**
-   * Stops renewing leases (and reaping) without releasing them, as if this process froze. For
-   * tests of what the other processes do; `close()` calls it too.
+   * Forgets the runs this process holds without releasing their leases, as if it had died: their
+   * leases expire and a process (this one too) fails them. For tests of lease expiry.
    */
-  stopRenewing(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  abandonLeases(): void {
+    for (const holding of this.holdings.values()) void holding.unsubscribe?.().catch(() => undefined);
+    this.holdings.clear();
   }
 
   async close(): Promise<void> {
-    this.stopRenewing();
+    clearInterval(this.timer);
     for (const holding of this.holdings.values()) await holding.unsubscribe?.().catch(() => undefined);
     this.holdings.clear();
   }
