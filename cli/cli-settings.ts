@@ -15,6 +15,7 @@ import { objectStoreSettings } from "../plugins/object-store/settings.js";
 import { openaiSettings } from "../plugins/openai/settings.js";
 import { pgvectorSettings } from "../plugins/pgvector/settings.js";
 import { platformSettings } from "../plugins/platform/settings.js";
+import { runsSettings } from "../plugins/runs/settings.js";
 import { tracingSettings } from "../plugins/tracing/settings.js";
 
 const { optionalText } = settingTypes;
@@ -37,6 +38,7 @@ export const knownSettingTables: readonly DeclaredSettings[] = [
   { owner: "svc:mcp", fields: mcpSettings },
   { owner: "svc:tracing", fields: tracingSettings },
   { owner: "svc:monitoring", fields: monitoringSettings },
+  { owner: "svc:runs", fields: runsSettings },
   { owner: "svc:metrics", fields: metricsSettings },
   { owner: "svc:chat-ui", fields: chatUiSettings },
   { owner: "svc:auth", fields: authSettings },

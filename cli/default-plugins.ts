@@ -23,13 +23,14 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:metrics": async () => (await import("../plugins/metrics/index.js")).default,
   "svc:limits": async () => (await import("../plugins/limits/index.js")).default,
   "svc:pgvector": async () => (await import("../plugins/pgvector/index.js")).default,
+  "svc:runs": async () => (await import("../plugins/runs/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
 export function defaultPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
   // svc:pgvector is cheap at start (one import; its stores connect on first use), so Haystack YAML
   // naming its types deploys without configuration.
-  const names = ["svc:limits", "svc:engine", "svc:pgvector", "svc:management", "svc:frameworks", "svc:run-api", "svc:openai", "svc:openapi"];
+  const names = ["svc:limits", "svc:engine", "svc:pgvector", "svc:management", "svc:frameworks", "svc:run-api", "svc:runs", "svc:openai", "svc:openapi"];
   // Tracing first: OpenTelemetry is set up before anything starts spans. Without the trace API it
   // is still needed for OpenTelemetry export.
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");

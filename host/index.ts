@@ -25,6 +25,7 @@ import openapiPlugin from "../plugins/openapi/index.js";
 import pgvectorPlugin from "../plugins/pgvector/index.js";
 import platformPlugin from "../plugins/platform/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
+import runsPlugin from "../plugins/runs/index.js";
 import tracingPlugin from "../plugins/tracing/index.js";
 
 export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc/plugin";
@@ -59,6 +60,7 @@ export {
   pgvectorPlugin,
   platformPlugin,
   runApiPlugin,
+  runsPlugin,
   tracingPlugin,
 };
 
@@ -83,6 +85,7 @@ export const builtinPlugins: Readonly<Record<string, PluginModule>> = {
   "svc:pgvector": pgvectorPlugin,
   "svc:platform": platformPlugin,
   "svc:run-api": runApiPlugin,
+  "svc:runs": runsPlugin,
   "svc:tracing": tracingPlugin,
 };
 

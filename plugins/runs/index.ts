@@ -1,0 +1,79 @@
+/**
+ * @module svc:runs: runs that outlive their request. The run store (memory, or Redis when
+ * `SERVICE_CLUSTER_REDIS_URL` is set: one store for every worker and instance) keeps each run's
+ * record and numbered event log; leases fail the runs of a dead instance; cancels reach the runner
+ * on any instance. The REST API (`POST /{name}/runs`, `/runs…`) is built on it, and other plugins
+ * use the store through `RUN_STORE`. See docs/runs.md.
+ */
+import { definePlugin, type KernelPlugin } from "svc/plugin";
+import { MemoryRunStore } from "./memory-store.js";
+import { RedisRunStore } from "./redis-store.js";
+import { registerRunRoutes } from "./routes.js";
+import type { RunStore } from "./run-store.js";
+import { BackgroundRunner } from "./runner.js";
+import { runsSettings } from "./settings.js";
+import { RUN_STORE } from "./tokens.js";
+
+export { RUN_STORE } from "./tokens.js";
+export { BaseRunStore, DEFAULT_LEASE_MS, type RunChange, type RunListener, type RunSignal, type RunStore, type RunStoreOptions, type Unsubscribe } from "./run-store.js";
+export { MemoryRunStore, type MemoryRunStoreOptions } from "./memory-store.js";
+export { RedisRunStore, type RedisRunStoreOptions } from "./redis-store.js";
+export { followRun } from "./follow.js";
+export { BackgroundRunner } from "./runner.js";
+export {
+  RUN_STATUSES,
+  FINAL_STATUSES,
+  finalEventType,
+  isFinal,
+  isFinalEvent,
+  isRunId,
+  newRunId,
+  type RunError,
+  type RunEvent,
+  type RunInit,
+  type RunPage,
+  type RunPatch,
+  type RunQuery,
+  type RunRecord,
+  type RunStatus,
+} from "./run-record.js";
+export { runsSettings } from "./settings.js";
+
+export default function runsPlugin(): KernelPlugin {
+  let owned: RunStore | undefined;
+  let runner: BackgroundRunner | undefined;
+  return definePlugin({
+    name: "svc:runs",
+    settings: runsSettings,
+    async setup(kernel) {
+      const { settings, log } = kernel;
+      let store: RunStore;
+      if (kernel.container.isRegistered(RUN_STORE, true)) {
+        store = kernel.resolve(RUN_STORE);
+        log.debug("Run store: the host's");
+      } else {
+        const options = {
+          retentionMs: settings.runRetentionSeconds * 1000,
+          maxEvents: settings.runMaxEvents,
+          leaseMs: settings.runLeaseSeconds * 1000,
+          instance: settings.instanceName,
+          logger: log,
+        };
+        if (settings.clusterRedisUrl) {
+          store = owned = await RedisRunStore.connect({ ...options, url: settings.clusterRedisUrl, timeoutMs: settings.redisTimeout * 1000 });
+          log.info("Run store: Redis");
+        } else {
+          store = owned = new MemoryRunStore({ ...options, maxRuns: settings.runMaxRuns });
+          log.debug("Run store: in memory (runs are lost on restart)");
+        }
+        kernel.provide(RUN_STORE, store);
+      }
+      runner = new BackgroundRunner(kernel, store, log);
+      registerRunRoutes(kernel, store, runner);
+    },
+    async close() {
+      await runner?.close();
+      await owned?.close();
+    },
+  });
+}
