@@ -36,7 +36,7 @@ test("test_create_chunk_with_content_and_tool_call, _and_tool_call_result, _and_
   );
 });
 
-test("test_component_info_from_component, _with_name_from_pipeline (dict form: type and name; name defaults to null)", () => {
+test("ComponentInfo.from_dict: type and name, name defaults to null (from_component is not ported)", () => {
   assert.equal(componentInfoFromDict({ type: "test_streaming_chunk.ExampleComponent" }), { type: "test_streaming_chunk.ExampleComponent", name: null });
   assert.equal(componentInfoFromDict({ type: "test_streaming_chunk.ExampleComponent", name: "pipeline_component" }), { type: "test_streaming_chunk.ExampleComponent", name: "pipeline_component" });
   assert.throws(() => componentInfoFromDict({ name: "x" }), TypeError);
