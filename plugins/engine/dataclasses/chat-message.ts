@@ -4,6 +4,9 @@
  * plus conversion to and from OpenAI's message format.
  */
 
+import { ValueError } from "../pipeline/errors.js";
+import { readOpenAIDictFormat, toOpenAIDictFormat } from "./openai-dict-format.js";
+
 export type ChatRole = "user" | "system" | "assistant" | "tool";
 
 export interface ToolCall {
@@ -14,6 +17,7 @@ export interface ToolCall {
 }
 
 export interface ToolCallResult {
+  /** A string; Haystack 3 also allows a list of text, image and file parts (kept as parts at run time). */
   result: string;
   origin: ToolCall;
   error: boolean;
@@ -36,6 +40,19 @@ export type ContentPart =
 export const CHAT_ROLES: readonly ChatRole[] = ["user", "system", "assistant", "tool"];
 
 const PART_KEYS = ["tool_call", "tool_call_result", "image", "reasoning", "file"] as const;
+
+/** Haystack's `ChatRole.from_str`. */
+export function chatRoleFromStr(role: string): ChatRole {
+  if (!CHAT_ROLES.includes(role as ChatRole)) throw new ValueError(`Unknown chat role '${role}'. Supported roles are: [${CHAT_ROLES.map((r) => `'${r}'`).join(", ")}]`);
+  return role as ChatRole;
+}
+
+/** A part's serialization key, or undefined when it is not a content part (Haystack's `_serialize_content_part` check). */
+function partKey(part: unknown): string | undefined {
+  if (!part || typeof part !== "object" || Array.isArray(part)) return undefined;
+  const keys = Object.keys(part);
+  return keys.length === 1 && (keys[0] === "text" || (PART_KEYS as readonly string[]).includes(keys[0]!)) ? keys[0] : undefined;
+}
 
 /**
  * One serialized content part (Haystack's `_deserialize_content_part`): `{text}`, a part under its
@@ -60,8 +77,10 @@ export function contentPartFromDict(part: unknown): ContentPart {
     if ("base64_image" in p) return { image: { ...p } };
     if ("base64_data" in p) return { file: { ...p } };
   }
-  throw new Error(
-    `Unsupported content part in the serialized ChatMessage: ${JSON.stringify(part)}. The \`content\` field of the serialized ChatMessage must be a list of dictionaries, where each dictionary contains one of these keys: 'text', 'image', 'file', 'reasoning', 'tool_call', or 'tool_call_result'.`,
+  // Haystack's verbose message: it guides an LLM that wrote an invalid message during an agent run.
+  throw new ValueError(
+    `Unsupported content part in the serialized ChatMessage: ${JSON.stringify(part)}. The \`content\` field of the serialized ChatMessage must be a list of dictionaries, where each dictionary contains one of these keys: 'text', 'image', 'file', 'reasoning', 'tool_call', or 'tool_call_result'. ` +
+      `Valid formats: [{'text': 'Hello'}, {'image': {'base64_image': '...', ...}}, {'file': {'base64_data': '...', ...}}, {'reasoning': {'reasoning_text': 'I think...', 'extra': {...}}}, {'tool_call': {'tool_name': 'search', 'arguments': {}, 'id': 'call_123'}}, {'tool_call_result': {'result': 'data', 'origin': {...}, 'error': false}}]`,
   );
 }
 
@@ -71,9 +90,11 @@ function toolCallFromDict(d: Record<string, unknown>): ToolCall {
 
 function toolCallResultFromDict(d: Record<string, unknown>): ToolCallResult {
   if (!("result" in d) || !("origin" in d) || !("error" in d)) {
-    throw new Error(`Fields \`result\`, \`origin\`, \`error\` are required for ToolCallResult deserialization. Received dictionary with keys ${JSON.stringify(Object.keys(d))}`);
+    throw new ValueError(`Fields \`result\`, \`origin\`, \`error\` are required for ToolCallResult deserialization. Received dictionary with keys ${JSON.stringify(Object.keys(d))}`);
   }
-  return { result: d.result as string, origin: toolCallFromDict(d.origin as Record<string, unknown>), error: Boolean(d.error) };
+  // A list result holds text, image and file parts (Haystack 3's multimodal tool results).
+  const result = Array.isArray(d.result) ? (d.result.map(contentPartFromDict) as unknown as string) : (d.result as string);
+  return { result, origin: toolCallFromDict(d.origin as Record<string, unknown>), error: Boolean(d.error) };
 }
 
 export class ChatMessage {
@@ -86,8 +107,19 @@ export class ChatMessage {
     readonly meta: Record<string, unknown> = {},
   ) {}
 
-  static fromUser(text: string, meta: Record<string, unknown> = {}, name: string | null = null): ChatMessage {
-    return new ChatMessage("user", [{ text }], name, meta);
+  /** Text, or `contentParts` (strings, text, image and file parts), exactly one of them (Haystack's `from_user`). */
+  static fromUser(text: string | null, meta: Record<string, unknown> = {}, name: string | null = null, contentParts?: readonly (string | ContentPart)[]): ChatMessage {
+    if ((text === null || text === undefined) && !contentParts) throw new ValueError("Either text or content_parts must be provided.");
+    if (text !== null && text !== undefined && contentParts) throw new ValueError("Only one of text or content_parts can be provided.");
+    if (text !== null && text !== undefined) return new ChatMessage("user", [{ text }], name, meta);
+    const parts = contentParts!.map((part): ContentPart => {
+      if (typeof part === "string") return { text: part };
+      const key = partKey(part);
+      if (key === "text" || key === "image" || key === "file") return part;
+      throw new TypeError(`The user message must contain only text or image parts. Unsupported part: ${JSON.stringify(part)}`);
+    });
+    if (parts.length === 0) throw new ValueError("The user message must contain at least one content part (text, image, file).");
+    return new ChatMessage("user", parts, name, meta);
   }
 
   static fromSystem(text: string, meta: Record<string, unknown> = {}, name: string | null = null): ChatMessage {
@@ -100,14 +132,17 @@ export class ChatMessage {
     options: { meta?: Record<string, unknown>; name?: string | null; toolCalls?: ToolCall[]; reasoning?: string | ReasoningContent } = {},
   ): ChatMessage {
     const parts: ContentPart[] = [];
+    if (options.reasoning !== undefined && options.reasoning !== null && typeof options.reasoning !== "string" && typeof (options.reasoning as ReasoningContent).reasoning_text !== "string") {
+      throw new TypeError(`reasoning must be a string or a ReasoningContent object, got ${typeof options.reasoning}`);
+    }
     if (options.reasoning) parts.push({ reasoning: typeof options.reasoning === "string" ? { reasoning_text: options.reasoning, extra: {} } : options.reasoning });
     if (text !== null && text !== undefined) parts.push({ text });
     for (const call of options.toolCalls ?? []) parts.push({ tool_call: call });
     return new ChatMessage("assistant", parts, options.name ?? null, options.meta ?? {});
   }
 
-  static fromTool(result: string, origin: ToolCall, error = false, meta: Record<string, unknown> = {}): ChatMessage {
-    return new ChatMessage("tool", [{ tool_call_result: { result, origin, error } }], null, meta);
+  static fromTool(result: string | readonly ContentPart[], origin: ToolCall, error = false, meta: Record<string, unknown> = {}): ChatMessage {
+    return new ChatMessage("tool", [{ tool_call_result: { result: result as string, origin, error } }], null, meta);
   }
 
   get texts(): string[] {
@@ -135,9 +170,33 @@ export class ChatMessage {
     return this.toolCallResults[0] ?? null;
   }
 
+  get reasonings(): ReasoningContent[] {
+    return this.content.flatMap((p) => ("reasoning" in p ? [p.reasoning] : []));
+  }
+
   get reasoning(): ReasoningContent | null {
-    for (const p of this.content) if ("reasoning" in p) return p.reasoning;
-    return null;
+    return this.reasonings[0] ?? null;
+  }
+
+  get images(): Record<string, unknown>[] {
+    return this.content.flatMap((p) => ("image" in p ? [p.image] : []));
+  }
+
+  get image(): Record<string, unknown> | null {
+    return this.images[0] ?? null;
+  }
+
+  get files(): Record<string, unknown>[] {
+    return this.content.flatMap((p) => ("file" in p ? [p.file] : []));
+  }
+
+  get file(): Record<string, unknown> | null {
+    return this.files[0] ?? null;
+  }
+
+  /** The number of content parts (Haystack's `len(message)`). */
+  get length(): number {
+    return this.content.length;
   }
 
   isFrom(role: ChatRole): boolean {
@@ -146,11 +205,28 @@ export class ChatMessage {
 
   /** Haystack's `to_dict`: `{role, meta, name, content: [parts]}`. */
   toDict(): { role: ChatRole; meta: Record<string, unknown>; name: string | null; content: ContentPart[] } {
+    for (const part of this.content) if (!partKey(part)) throw new TypeError(`Unsupported type in ChatMessage content: \`${typeof part}\` for \`${JSON.stringify(part)}\`.`);
     return { role: this.role, meta: { ...this.meta }, name: this.name, content: this.content.map((p) => structuredClone(p)) };
   }
 
   toJSON(): Record<string, unknown> {
     return this.toDict();
+  }
+
+  /** `toDict` with image and file data replaced by their length, as Haystack's tracer records messages. */
+  toTraceDict(): Record<string, unknown> {
+    const d = this.toDict();
+    const content = d.content.map((part) => {
+      if ("image" in part) return { image: { ...part.image, base64_image: `Base64 string (${String(part.image.base64_image).length} characters)` } };
+      if ("file" in part) return { file: { ...part.file, base64_data: `Base64 string (${String(part.file.base64_data).length} characters)` } };
+      return part;
+    });
+    return { ...d, content };
+  }
+
+  /** Haystack's `to_openai_dict_format` (see openai-dict-format.ts). */
+  toOpenAIDictFormat(requireToolCallIds = true): Record<string, unknown> {
+    return toOpenAIDictFormat(this, requireToolCallIds);
   }
 
   /**
@@ -162,11 +238,11 @@ export class ChatMessage {
     if (!data || typeof data !== "object") throw new TypeError("A serialized ChatMessage must be an object.");
     const role = (data.role ?? data._role) as string | undefined;
     if (role === undefined) {
-      throw new Error(
+      throw new ValueError(
         `The \`role\` field is required in the message dictionary. Expected a dictionary with 'role' field containing one of: ${JSON.stringify(CHAT_ROLES)}. Common roles are 'user' (for user messages) and 'assistant' (for AI responses). Received dictionary with keys: ${JSON.stringify(Object.keys(data))}`,
       );
     }
-    if (!CHAT_ROLES.includes(role as ChatRole)) throw new Error(`Unknown chat role '${role}'. Supported roles are: ${CHAT_ROLES.join(", ")}`);
+    chatRoleFromStr(role);
     if ("content" in data) {
       const content = data.content;
       const parts = Array.isArray(content) ? content.map(contentPartFromDict) : typeof content === "string" ? [{ text: content }] : undefined;
@@ -176,7 +252,15 @@ export class ChatMessage {
     if ("_content" in data && Array.isArray(data._content)) {
       return new ChatMessage(role as ChatRole, data._content.map(contentPartFromDict), (data._name as string | null) ?? null, (data._meta as Record<string, unknown>) ?? {});
     }
-    throw new Error(`Missing 'content' or '_content' in serialized ChatMessage: \`${JSON.stringify(data)}\``);
+    throw new ValueError(`Missing 'content' or '_content' in serialized ChatMessage: \`${JSON.stringify(data)}\``);
+  }
+
+  /** Haystack's `from_openai_dict_format`: a message missing what its role needs is a ValueError. */
+  static fromOpenAIDictFormat(message: Record<string, unknown>): ChatMessage {
+    const m = readOpenAIDictFormat(message);
+    if (m.role === "assistant") return ChatMessage.fromAssistant(m.text, { name: m.name, toolCalls: m.toolCalls });
+    if (m.role === "tool") return ChatMessage.fromTool(m.toolResult as string | ContentPart[], { id: m.toolCallId, tool_name: "", arguments: {} });
+    return new ChatMessage(m.role, [{ text: m.text ?? "" }], m.name);
   }
 
   /** OpenAI's chat message format. */

@@ -5,8 +5,29 @@
  * with a field stay nested), unknown top-level keys read back into meta, 1.x fields dropped.
  * `toJSON` is `toDict`, so every JSON answer carries Haystack's form.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 import { createDocumentId } from "./document-id.js";
+import { guessMimeType } from "./mime-type.js";
 import { ValueError } from "../pipeline/errors.js";
+import { decodeStrict } from "../components/python-codecs.js";
+
+/** Python's `str.encode(encoding)` for the codecs a ByteStream is built with: a character the codec lacks is an error. */
+function encodeStrict(text: string, encoding: string): Buffer {
+  const name = encoding.trim().toLowerCase().replace(/_/g, "-");
+  const limited = (max: number, as: BufferEncoding) => {
+    for (const ch of text) {
+      if (ch.codePointAt(0)! > max) throw new ValueError(`'${name}' codec can't encode character '${ch}': ordinal not in range(${max + 1})`);
+    }
+    return Buffer.from(text, as);
+  };
+  if (["utf-8", "utf8"].includes(name)) return Buffer.from(text, "utf8");
+  if (["latin-1", "latin1", "iso-8859-1", "iso8859-1"].includes(name)) return limited(0xff, "latin1");
+  if (["ascii", "us-ascii"].includes(name)) return limited(0x7f, "ascii");
+  if (["utf-16-le", "utf-16le"].includes(name)) return Buffer.from(text, "utf16le");
+  // Python's utf-16 writes a byte-order mark (little-endian here).
+  if (["utf-16", "utf16"].includes(name)) return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+  throw new ValueError(`unknown encoding: ${encoding}`);
+}
 
 export class ByteStream {
   static readonly typeName = "ByteStream";
@@ -17,12 +38,33 @@ export class ByteStream {
     readonly mimeType: string | null = null,
   ) {}
 
-  static fromString(text: string, mimeType: string | null = "text/plain", meta: Record<string, unknown> = {}): ByteStream {
-    return new ByteStream(Buffer.from(text, "utf8"), meta, mimeType);
+  /** Haystack's `from_string`: no MIME type unless given; a character `encoding` cannot write is an error. */
+  static fromString(text: string, mimeType: string | null = null, meta: Record<string, unknown> = {}, encoding = "utf-8"): ByteStream {
+    return new ByteStream(encodeStrict(text, encoding), meta, mimeType);
   }
 
-  toString(encoding: BufferEncoding = "utf8"): string {
-    return this.data.toString(encoding);
+  /** Haystack's `from_file_path`: an explicit `mimeType` wins over a guess from the extension. */
+  static fromFilePath(path: string, options: { mimeType?: string | null; meta?: Record<string, unknown>; guessMimeType?: boolean } = {}): ByteStream {
+    const mimeType = options.mimeType ?? (options.guessMimeType ? guessMimeType(path) : null);
+    return new ByteStream(readFileSync(path), options.meta ?? {}, mimeType);
+  }
+
+  /**
+   * Haystack's `to_string`: with an `encoding`, bytes that do not decode are an error, as in
+   * Python. Without one (also JS's implicit `String(stream)`, e.g. in a log line) it reads UTF-8
+   * leniently, so turning binary data into text never throws.
+   */
+  toString(encoding?: string): string {
+    return encoding === undefined ? this.data.toString("utf8") : decodeStrict(this.data, encoding);
+  }
+
+  toFile(path: string): void {
+    writeFileSync(path, this.data);
+  }
+
+  /** What Haystack's tracer records: the size of the data, not the data. */
+  toTraceDict(): { data: string; meta: Record<string, unknown>; mime_type: string | null } {
+    return { data: `Binary data (${this.data.length} bytes)`, meta: { ...this.meta }, mime_type: this.mimeType };
   }
 
   /** `data` as a list of byte values, as Haystack writes it (JSON has no bytes). */
@@ -45,6 +87,14 @@ export class ByteStream {
 export interface SparseEmbedding {
   indices: number[];
   values: number[];
+}
+
+/** Haystack's SparseEmbedding check: one value per index. */
+export function checkSparseEmbedding(sparse: SparseEmbedding): SparseEmbedding {
+  if (!Array.isArray(sparse.indices) || !Array.isArray(sparse.values) || sparse.indices.length !== sparse.values.length) {
+    throw new ValueError("Length of indices and values must be the same.");
+  }
+  return sparse;
 }
 
 export interface DocumentInit {
@@ -72,6 +122,10 @@ export class Document {
   readonly sparse_embedding: SparseEmbedding | null;
 
   constructor(init: DocumentInit = {}) {
+    // As Haystack's dataclass init: a misspelt field (`text` for `content`) is an error, not lost data.
+    for (const key of Object.keys(init)) {
+      if (!FIELDS.has(key)) throw new TypeError(`Document.__init__() got an unexpected keyword argument '${key}'`);
+    }
     if (init.content !== undefined && init.content !== null && typeof init.content !== "string") {
       throw new ValueError("The `content` field must be a string or None.");
     }
@@ -80,7 +134,7 @@ export class Document {
     this.meta = init.meta ?? {};
     this.score = init.score ?? null;
     this.embedding = init.embedding ?? null;
-    this.sparse_embedding = init.sparse_embedding ?? null;
+    this.sparse_embedding = init.sparse_embedding ? checkSparseEmbedding(init.sparse_embedding) : null;
     this.id = init.id || this.createId();
   }
 
@@ -97,7 +151,7 @@ export class Document {
   /** 1.x's `content_type`: "text" when there is content. */
   get contentType(): string {
     if (this.content !== null) return "text";
-    throw new Error("Content is not set.");
+    throw new ValueError("Content is not set.");
   }
 
   /**
