@@ -37,7 +37,8 @@ const owners = new WeakMap<Component, Pipeline>();
 
 export interface SocketInfo {
   type: string;
-  isMandatory: boolean;
+  /** Inputs only. */
+  isMandatory?: boolean;
   default?: unknown;
 }
 
@@ -193,7 +194,12 @@ export class Pipeline {
       const sockets = pick(name, c);
       if (sockets.length === 0) continue;
       out[name] = Object.fromEntries(
-        sockets.map((s) => [s.name, "mandatory" in s ? { type: typeName(s.type), isMandatory: s.mandatory, ...(s.mandatory ? {} : { default: s.default }) } : { type: typeName(s.type), isMandatory: false }]),
+        sockets.map((s) => {
+          if (!("mandatory" in s)) return [s.name, { type: typeName(s.type) }];
+          // A socket fed by a sender is not the user's to fill (Haystack's describe_input).
+          const mandatory = s.mandatory && this.sendersOf(name, s.name).length === 0;
+          return [s.name, { type: typeName(s.type), isMandatory: mandatory, ...(s.mandatory ? {} : { default: s.default }) }];
+        }),
       );
     }
     return out;
