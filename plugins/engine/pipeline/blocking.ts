@@ -3,7 +3,7 @@
  * (`_is_pipeline_possibly_blocked`, `_find_components_blocking_pipeline`): the components most
  * likely waiting on inputs that will never arrive are named in a warning, as Haystack logs it.
  */
-import type { Logger } from "svc";
+import type { Logger } from "svc/plugin";
 import type { Pipeline } from "./pipeline.js";
 import type { Inputs, Node } from "./run-state.js";
 

@@ -3,7 +3,7 @@
  * test_async_pipeline.py (the two files test the same behaviours in Haystack's two run modes).
  */
 import * as v from "valibot";
-import type { Logger, Span, Tags, Tracer } from "svc";
+import type { Logger, Span, Tags, Tracer } from "svc/plugin";
 import { Component, Document, Pipeline, output, socket } from "svc/engine";
 import { componentOf } from "./harness.js";
 
