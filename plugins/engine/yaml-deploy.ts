@@ -57,7 +57,7 @@ export class YamlPipeline {
       for (const t of targets) (data[t.component] ??= {})[t.socket] = value;
     }
     const includeOutputsFrom = new Set([...this.outputs.values()].map((t) => t.component));
-    const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span }).catch((error: unknown) => {
+    const result = await this.pipeline.run(data, { includeOutputsFrom, signal: ctx.signal, tracer: this.tracer, parentSpan: ctx.span, log: ctx.log }).catch((error: unknown) => {
       throw httpCause(error) ?? error;
     });
     if (this.outputs.size === 0 || this.resultShape === "hayhooks") return result;

@@ -102,3 +102,9 @@ export function makeAutoVariadic(component: string, socket: InputSocket, firstSe
   socket.kind = "lazyVariadic";
   socket.autoVariadic = true;
 }
+
+/** Undoes makeAutoVariadic when a socket is left with one sender (Haystack's `remove_component`). */
+export function unmakeAutoVariadic(socket: InputSocket): void {
+  socket.kind = "normal";
+  socket.autoVariadic = false;
+}

@@ -3,10 +3,10 @@
  * scheduler. Building follows Haystack's rules and error texts: unique names without dots, one
  * pipeline per component instance, connect-time type checks with smart conversions.
  */
-import type { Span, Tracer } from "svc/plugin";
+import type { Logger, Span, Tracer } from "svc/plugin";
 import { isComponent, type Component, type InputSocket, type OutputSocket } from "../component.js";
 import { typeName } from "../type-ref.js";
-import { makeAutoVariadic, parseEndpoint, resolveEdge, type Edge } from "./connections.js";
+import { makeAutoVariadic, parseEndpoint, resolveEdge, unmakeAutoVariadic, type Edge } from "./connections.js";
 import { PipelineConnectError, PipelineError, PipelineValidationError, ValueError } from "./errors.js";
 import { runPipeline, type PipelineResult } from "./scheduler.js";
 
@@ -26,6 +26,8 @@ export interface RunOptions {
   parentSpan?: Span;
   /** Record inputs and outputs as span tags (default: `HAYSTACK_CONTENT_TRACING_ENABLED`). */
   contentTracing?: boolean;
+  /** Where components and the run log their warnings (Haystack's logger): undeclared output keys, a blocked pipeline. */
+  log?: Logger;
   /** Called before each component runs and after it finished (streaming helpers, tests). */
   onComponentStart?(name: string): void;
   onComponentEnd?(name: string, outputs: Record<string, unknown>): void;
@@ -35,7 +37,8 @@ const owners = new WeakMap<Component, Pipeline>();
 
 export interface SocketInfo {
   type: string;
-  isMandatory: boolean;
+  /** Inputs only. */
+  isMandatory?: boolean;
   default?: unknown;
 }
 
@@ -93,6 +96,26 @@ export class Pipeline {
     }
     if (owner) throw new PipelineError("Component has already been added in another Pipeline. Components can't be shared between Pipelines. Create a new instance instead.");
     return true;
+  }
+
+  /**
+   * Removes a component and its connections and returns it, free to be added again (here or to
+   * another pipeline). A socket made variadic by two senders becomes single again when one is left.
+   */
+  removeComponent(name: string): Component {
+    const component = this.nodes.get(name);
+    if (!component) throw new ValueError(`There is no component named '${name}' in the pipeline. The valid component names are: ${this.componentNames.join(", ")}`);
+    const touched = this.edgeList.filter((e) => e.sender === name || e.receiver === name);
+    for (let i = this.edgeList.length - 1; i >= 0; i--) if (touched.includes(this.edgeList[i]!)) this.edgeList.splice(i, 1);
+    for (const e of touched) {
+      if (e.receiver === name) continue;
+      const socket = this.nodes.get(e.receiver)!.inputSockets[e.receiverSocket]!;
+      if (socket.autoVariadic && this.sendersOf(e.receiver, e.receiverSocket).length <= 1) unmakeAutoVariadic(socket);
+    }
+    for (const socket of Object.values(component.inputSockets)) if (socket.autoVariadic) unmakeAutoVariadic(socket);
+    this.nodes.delete(name);
+    owners.delete(component);
+    return component;
   }
 
   getComponent(name: string): Component {
@@ -171,7 +194,12 @@ export class Pipeline {
       const sockets = pick(name, c);
       if (sockets.length === 0) continue;
       out[name] = Object.fromEntries(
-        sockets.map((s) => [s.name, "mandatory" in s ? { type: typeName(s.type), isMandatory: s.mandatory, ...(s.mandatory ? {} : { default: s.default }) } : { type: typeName(s.type), isMandatory: false }]),
+        sockets.map((s) => {
+          if (!("mandatory" in s)) return [s.name, { type: typeName(s.type) }];
+          // A socket fed by a sender is not the user's to fill (Haystack's describe_input).
+          const mandatory = s.mandatory && this.sendersOf(name, s.name).length === 0;
+          return [s.name, { type: typeName(s.type), isMandatory: mandatory, ...(s.mandatory ? {} : { default: s.default }) }];
+        }),
       );
     }
     return out;

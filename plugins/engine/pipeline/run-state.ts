@@ -117,8 +117,9 @@ export function consume(node: Node, inputs: Inputs): Record<string, unknown> {
 
 /** Writes a sender's outputs into its receivers' sockets; a declared output it did not produce writes NO_OUTPUT. */
 export function deliver(value: unknown, receiverSocket: InputSocket, sender: string, records: InputRecord[] | undefined): InputRecord[] {
-  if (receiverSocket.kind === "lazyVariadic") return [...(records ?? []), { sender, value }];
-  // A normal or greedy socket keeps its real value when a later sender only says it ran.
+  // Variadic sockets queue values in arrival order; a greedy one takes the first (Haystack's `_write_component_outputs`).
+  if (receiverSocket.kind !== "normal") return [...(records ?? []), { sender, value }];
+  // A normal socket keeps its real value when a later sender only says it ran.
   if (records && records.length && value === NO_OUTPUT) return records;
   return [{ sender, value }];
 }

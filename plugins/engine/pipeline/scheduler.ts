@@ -16,6 +16,7 @@ import { consume, deliver, NO_OUTPUT, priorityOf, Priority, type Inputs, type No
 import { distributeInput } from "./run-input.js";
 import { topologicalRanks } from "./topology.js";
 import { deepCopy } from "./copy.js";
+import { findBlockingComponents, isPossiblyBlocked, shortType, warnBlocked, warnUndeclaredOutputs } from "./blocking.js";
 
 export type PipelineResult = Record<string, Record<string, unknown>>;
 
@@ -43,10 +44,25 @@ function convert(value: unknown, steps: readonly Conversion[] | undefined): unkn
 const isPipelineFailure = (error: unknown) => error instanceof PipelineError || error instanceof PipelineRuntimeError || error instanceof ValueError;
 
 export async function runPipeline(pipeline: Pipeline, data: Record<string, unknown>, options: RunOptions): Promise<Record<string, Record<string, unknown>>> {
+  const limit = options.concurrencyLimit ?? 4;
+  if (!Number.isInteger(limit) || limit < 1) throw new ValueError("concurrency_limit must be greater than or equal to 1");
+  // Components see this run's own signal: aborted with the caller's, and when a component fails,
+  // so its siblings in flight stop instead of running on (Haystack cancels their tasks).
+  const stop = new AbortController();
+  const onCallerAbort = () => stop.abort(options.signal!.reason);
+  if (options.signal?.aborted) onCallerAbort();
+  else options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  try {
+    return await runWith(pipeline, data, options, limit, stop);
+  } finally {
+    options.signal?.removeEventListener("abort", onCallerAbort);
+  }
+}
+
+async function runWith(pipeline: Pipeline, data: Record<string, unknown>, options: RunOptions, limit: number, stop: AbortController): Promise<Record<string, Record<string, unknown>>> {
   // Without a tracer given, the kernel's that traced the caller's run (found through its signal).
   const tracer = options.tracer ?? signalTracer(options.signal) ?? NOOP_TRACER;
-  const signal = options.signal ?? new AbortController().signal;
-  const limit = Math.max(1, options.concurrencyLimit ?? 4);
+  const signal = stop.signal;
   const includeFrom = new Set(options.includeOutputsFrom ?? []);
   const contentTracing = options.contentTracing ?? process.env.HAYSTACK_CONTENT_TRACING_ENABLED === "true";
 
@@ -98,6 +114,7 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
       (error) => {
         running.delete(node.name);
         failure ??= error;
+        if (!stop.signal.aborted) stop.abort(error);
       },
     );
     running.set(node.name, task);
@@ -115,8 +132,9 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
     try {
       if (signal.aborted) throw signal.reason ?? new Error("The pipeline run was aborted.");
       // Each run gets its own copy: a component mutating its input changes no one else's.
-      const outputs = await node.component.run(deepCopy(inputs), { name: node.name, signal, tracer, span });
+      const outputs = await node.component.run(deepCopy(inputs), { name: node.name, signal, tracer, span, log: options.log });
       if (!outputs || typeof outputs !== "object" || Array.isArray(outputs)) throw PipelineRuntimeError.invalidOutput(node.name, node.component.type, outputs);
+      warnUndeclaredOutputs(options.log, node, outputs);
       if (contentTracing) span.setTag("haystack.component.output", outputs as Record<string, unknown>);
       span.end();
       options.onComponentEnd?.(node.name, outputs);
@@ -174,7 +192,10 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
       if (first && (!best || best.priority === Priority.BLOCKED)) throw new PipelineComponentsBlockedError();
       first = false;
       if (!best || best.priority === Priority.BLOCKED) {
-        if (running.size === 0) break;
+        if (running.size === 0) {
+          if (isPossiblyBlocked(pipeline, result)) warnBlocked(options.log, findBlockingComponents(nodes, state, ranks));
+          break;
+        }
         await Promise.race(running.values());
         continue;
       }
@@ -217,6 +238,3 @@ export async function runPipeline(pipeline: Pipeline, data: Record<string, unkno
     throw isPipelineFailure(error) ? error : new PipelineError(`Pipeline run failed: ${messageOf(error)}`, { cause: error });
   }
 }
-
-/** The class name of a dotted type string, as Haystack names types in messages. */
-const shortType = (type: string) => type.slice(type.lastIndexOf(".") + 1);

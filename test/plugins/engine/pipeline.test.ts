@@ -308,7 +308,7 @@ test("smart connections: ChatMessage → str, str → list[str]", async () => {
 test("inputs() and outputs() list the open sockets", () => {
   const p = new Pipeline().addComponent("add", new AddFixedValue()).addComponent("double", new Double()).connect("add.result", "double.value");
   assert.equal(p.inputs(), { add: { value: { type: "float", isMandatory: true }, add: { type: "Optional[float]", isMandatory: false, default: null } } });
-  assert.equal(p.outputs(), { double: { value: { type: "float", isMandatory: false } } });
+  assert.equal(p.outputs(), { double: { value: { type: "float" } } });
 });
 
 test("runs make haystack.pipeline.run and haystack.component.run spans; content only when enabled", async () => {

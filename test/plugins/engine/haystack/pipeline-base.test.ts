@@ -167,7 +167,7 @@ test("validate_input: unknown component, unknown input, missing mandatory input,
 test("inputs() and outputs() describe open sockets (describe_input / describe_output)", () => {
   const p = new Pipeline().addComponent("a", new AddFixedValue()).addComponent("d", new Double()).connect("a.result", "d.value");
   assert.equal(p.inputs(), { a: { value: { type: "float", isMandatory: true }, add: { type: "Optional[float]", isMandatory: false, default: null } } });
-  assert.equal(p.outputs(), { d: { value: { type: "float", isMandatory: false } } });
+  assert.equal(p.outputs(), { d: { value: { type: "float" } } });
   assert.equal(Object.keys(p.inputs(true)), ["a", "d"]);
   assert.equal(Object.keys(p.outputs(true)), ["a", "d"]);
 });
