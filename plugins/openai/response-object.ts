@@ -4,6 +4,7 @@
  * event, usage, or a whole Response a wrapper built itself).
  */
 import { randomBytes } from "node:crypto";
+import type OpenAI from "openai";
 import { HttpError } from "svc";
 
 export type Json = Record<string, unknown>;
@@ -39,13 +40,13 @@ export function responseError(error: unknown): ResponseError {
 
 export type ResponseStatus = "in_progress" | "completed" | "failed";
 
-export interface Usage {
-  input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
-  output_tokens: number;
-  output_tokens_details: { reasoning_tokens: number };
-  total_tokens: number;
-}
+/**
+ * Token usage of a response, as the `openai` package types it, less `cache_write_tokens`: svc
+ * learns no cache writes from a wrapper, so it sends none rather than a made-up zero.
+ */
+export type Usage = Omit<OpenAI.Responses.ResponseUsage, "input_tokens_details"> & {
+  input_tokens_details: Pick<OpenAI.Responses.ResponseUsage.InputTokensDetails, "cached_tokens">;
+};
 
 /** The response envelope, keys in the order OpenAI sends them. */
 export function responseBody(
