@@ -5,9 +5,9 @@
  * anything else as text (a string, an object's `content`, else its JSON). Usage comes from the
  * item's `usage` or `meta.usage`.
  */
-import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import { streamItemText } from "svc";
+import { newId, randomUuid } from "svc/plugin";
 
 /** Chat deltas never meet a UI event here (it is handled before), so nothing is warned about. */
 const ignore = (): void => undefined;
@@ -118,7 +118,7 @@ export class ChunkBuilder {
   finished = false;
 
   constructor(readonly model: string) {
-    this.id = `${model}-${randomUUID()}`;
+    this.id = `${model}-${randomUuid()}`;
   }
 
   chunk(delta: ChunkDelta, finishReason: FinishReason = null, usage: Usage | null = null): ChatCompletionChunk {
@@ -211,7 +211,7 @@ export class MessageAccumulator {
     if (typeof delta?.reasoning_content === "string") this.reasoning += delta.reasoning_content;
     for (const d of delta?.tool_calls ?? []) {
       let call = this.calls.get(d.index);
-      if (!call) this.calls.set(d.index, (call = { id: d.id ?? `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`, type: "function", function: { name: "", arguments: "" } }));
+      if (!call) this.calls.set(d.index, (call = { id: d.id ?? newId("call_", 12), type: "function", function: { name: "", arguments: "" } }));
       if (d.id) call.id = d.id;
       if (d.function?.name) call.function.name = d.function.name;
       if (d.function?.arguments) call.function.arguments += d.function.arguments;

@@ -3,16 +3,11 @@
  * usage, and how a yielded or returned item is read (text, reasoning, tool-call deltas, a UI
  * event, usage, or a whole Response a wrapper built itself).
  */
-import { randomBytes } from "node:crypto";
 import type OpenAI from "openai";
 import { HttpError } from "svc";
+import { newId } from "svc/plugin";
 
 export type Json = Record<string, unknown>;
-
-/** `<prefix>_<hex>` with `bytes` random bytes (16 → 32 hex digits). */
-export function newId(prefix: string, bytes = 16): string {
-  return `${prefix}_${randomBytes(bytes).toString("hex")}`;
-}
 
 /** What stays the same across one response's events. */
 export interface ResponseBase {
@@ -22,7 +17,7 @@ export interface ResponseBase {
 }
 
 export function newResponseBase(model: string): ResponseBase {
-  return { id: newId("resp"), created_at: Math.floor(Date.now() / 1000), model };
+  return { id: newId("resp_"), created_at: Math.floor(Date.now() / 1000), model };
 }
 
 /** OpenAI's `response.error`: a code (`server_error`, `rate_limit_exceeded`, …) and a message. */
