@@ -8,7 +8,7 @@
  * call has a deadline (`SERVICE_REDIS_TIMEOUT`): a paused Redis fails a tool call, never hangs it.
  */
 import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
-import { newId } from "svc/plugin";
+import { randomUuid } from "svc/plugin";
 
 export const REDIS_NAMESPACE = "svc-objects";
 
@@ -22,7 +22,7 @@ export class RedisBackend implements ObjectStoreBackend {
   ) {}
 
   generateId(): string {
-    return newId("obj_", 16);
+    return `obj_${randomUuid()}`;
   }
 
   async set(id: string, value: string, ttlSeconds?: number): Promise<void> {
