@@ -77,7 +77,7 @@ export async function cpuBench(rounds: number, duration: number): Promise<string
   }
 }
 
-// Alone: the table and its bars, exit 1 when one misses by more than its noise.
+// Alone: the table and its bars, exit 1 when a median misses its bar.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const lines = await cpuBench(Number(process.env.BENCH_ROUNDS ?? 5), Number(process.env.BENCH_DURATION ?? 3));
   const { lines: bars, failed } = summary(recorded());

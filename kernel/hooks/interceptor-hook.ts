@@ -5,7 +5,7 @@
  * without calling `next` (short-circuit), or throw. Errors from the target pass through the layers
  * untouched; an error a tap raises itself is attributed to that tap.
  */
-import { attribute, TapList, type TapOptions } from "./taps.js";
+import { attribute, TapList, type Tap, type TapOptions } from "./taps.js";
 
 export type Next<C, R> = (changes?: Partial<C>) => Promise<R>;
 
@@ -25,15 +25,6 @@ function merge<C>(current: C, changes: Partial<C>): C {
   }
   return copy;
 }
-/** The target's result as a promise; what it throws, as a rejection. */
-function callTarget<C, R>(target: (call: C) => R | Promise<R>, call: C): Promise<R> {
-  try {
-    return Promise.resolve(target(call));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
 export type Interceptor<C, R> = (call: C, next: Next<C, R>) => R | Promise<R>;
 
 export class InterceptorHook<C, R> {
@@ -48,34 +39,75 @@ export class InterceptorHook<C, R> {
   /** Runs `target` inside every interceptor, outermost first. */
   call(call: C, target: (call: C) => R | Promise<R>): Promise<R> {
     const taps = this.taps.all;
-    // The common case on the hot path: nothing to wrap.
-    if (taps.length === 0) return callTarget(target, call);
-    // Plain promise chains rather than async frames: this runs on every request. What came out of
-    // an inner layer (the target's error, or one a tap raised, attributed) passes the outer taps
-    // untouched; only a tap's own error is attributed to it.
-    let passed: unknown[] | undefined;
-    const passing = (error: unknown): unknown => ((passed ??= []).push(error), error);
-    const pass = (error: unknown): never => {
-      throw passing(error);
+    // The common case without taps: nothing to wrap.
+    if (taps.length === 0) return new ChainRun(this.name, taps, target).target(call);
+    return new ChainRun(this.name, taps, target).layer(0, call);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value instanceof Promise || (value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function");
+}
+
+/**
+ * One call through the chain. Its state is one object and its steps are methods: per layer only
+ * the `next` a tap is handed and one promise reaction (to attribute the tap's own failure) are
+ * made, on every request. What came out of an inner layer (the target's error, or one a tap
+ * raised, attributed) passes the outer taps untouched; only a tap's own error is attributed to it.
+ */
+class ChainRun<C, R> {
+  /** Errors that came out of an inner layer or the target. */
+  private passed: unknown[] | undefined = undefined;
+
+  constructor(
+    private readonly hook: string,
+    private readonly taps: readonly Tap<Interceptor<C, R>>[],
+    private readonly run: (call: C) => R | Promise<R>,
+  ) {}
+
+  layer(index: number, current: C): Promise<R> {
+    if (index === this.taps.length) return this.target(current);
+    const tap = this.taps[index]!;
+    let nextCalled = false;
+    const next: Next<C, R> = (changes) => {
+      if (nextCalled) return Promise.reject(new Error("next() called more than once"));
+      nextCalled = true;
+      return this.layer(index + 1, changes === undefined ? current : merge(current, changes));
     };
-    const layer = (index: number, current: C): Promise<R> => {
-      if (index === taps.length) return callTarget(target, current).catch(pass);
-      const tap = taps[index]!;
-      let nextCalled = false;
-      const next: Next<C, R> = (changes) => {
-        if (nextCalled) return Promise.reject(new Error("next() called more than once"));
-        nextCalled = true;
-        return layer(index + 1, changes === undefined ? current : merge(current, changes));
-      };
-      const own = (error: unknown): never => {
-        throw passed?.includes(error) ? error : passing(attribute(this.name, tap.plugin, error));
-      };
-      try {
-        return Promise.resolve(tap.fn(current, next)).catch(own);
-      } catch (error) {
-        return Promise.reject(error).catch(own);
-      }
-    };
-    return layer(0, call);
+    let out: R | Promise<R>;
+    try {
+      out = tap.fn(current, next);
+    } catch (error) {
+      return Promise.reject(this.own(tap, error));
+    }
+    // A value needs no reaction: it cannot fail any more.
+    if (!isThenable(out)) return Promise.resolve(out);
+    return Promise.resolve(out).then(undefined, (error: unknown) => {
+      throw this.own(tap, error);
+    });
+  }
+
+  /** The target's result as a promise; what it throws or rejects with passes the taps as it is. */
+  target(current: C): Promise<R> {
+    let out: R | Promise<R>;
+    try {
+      out = this.run(current);
+    } catch (error) {
+      return Promise.reject(this.pass(error));
+    }
+    if (!isThenable(out) || this.taps.length === 0) return Promise.resolve(out);
+    return Promise.resolve(out).then(undefined, (error: unknown) => {
+      throw this.pass(error);
+    });
+  }
+
+  private pass(error: unknown): unknown {
+    (this.passed ??= []).push(error);
+    return error;
+  }
+
+  /** An error out of `tap`: attributed to it unless it came from inside. */
+  private own(tap: Tap<Interceptor<C, R>>, error: unknown): unknown {
+    return this.passed?.includes(error) ? error : this.pass(attribute(this.hook, tap.plugin, error));
   }
 }

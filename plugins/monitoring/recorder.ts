@@ -6,10 +6,11 @@
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
-import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
+import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc/plugin";
 import { isoTime, newExecutionId } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";
+import type { RecordTimes } from "./record-columns.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -85,6 +86,7 @@ export class ExecutionRecorder {
         trace_id: runTraceId(call),
         request_id: call.requestId ?? null,
       },
+      startedMs,
       performance.now(),
       this,
     );
@@ -95,21 +97,21 @@ export class ExecutionRecorder {
 
   private readonly queued: RunRecord[] = [];
   private readonly writeQueued = () => {
-    for (const run of this.queued.splice(0)) run.written = this.write("recordStart", run.final ?? run.record);
+    for (const run of this.queued.splice(0)) run.written = this.write("recordStart", run.final ?? run.record, run);
   };
 
   /** The final record of a run whose start is already being written replaces it afterwards. */
   stored(run: RunRecord, final: ExecutionRecord): void {
-    if (run.written) void run.written.then(() => this.write("recordFinish", final));
+    if (run.written) void run.written.then(() => this.write("recordFinish", final, run));
   }
 
 
   /** Writes a record; the promise settles (never rejects) once the index is done with it. */
-  private write(op: "recordStart" | "recordFinish", record: ExecutionRecord): Promise<void> {
+  private write(op: "recordStart" | "recordFinish", record: ExecutionRecord, times: RecordTimes): Promise<void> {
     if (this.memory) {
       try {
-        if (op === "recordStart") this.memory.storeStart(record);
-        else this.memory.storeFinish(record);
+        if (op === "recordStart") this.memory.storeStart(record, times);
+        else this.memory.storeFinish(record, times);
         this.lastFailure = "";
       } catch (error) {
         this.failed(error);
@@ -155,21 +157,23 @@ export class ExecutionRecorder {
 
 const DONE: Promise<void> = Promise.resolve();
 
-/** One invocation's record, finished exactly once. */
-class RunRecord {
+/** One invocation's record, finished exactly once; its times as numbers for the memory index. */
+class RunRecord implements RecordTimes {
   /** Set once the first write is under way. */
-  written?: Promise<void>;
-  final?: ExecutionRecord;
+  written?: Promise<void> = undefined;
+  final?: ExecutionRecord = undefined;
+  endedMs = NaN;
 
   constructor(
     readonly record: ExecutionRecord,
+    readonly startedMs: number,
     private readonly startedAt: number,
     private readonly recorder: ExecutionRecorder,
   ) {}
 
   finish(status: ExecutionStatus, error?: unknown): void {
     if (this.final) return;
-    const endedMs = Date.now();
+    const endedMs = (this.endedMs = Date.now());
     const message = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
     const r = this.record;
     // The start record's fields in its order (a spread costs more on this path).

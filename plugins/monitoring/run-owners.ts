@@ -6,7 +6,7 @@
  * for owners whose heartbeat is older than the time-out: one survivor claims each (atomically) and
  * marks that owner's running runs failed. Scores use the Redis clock, so host clocks may differ.
  */
-import type { ExecutionRecord, Keyv, Logger } from "svc";
+import type { ExecutionRecord, Keyv, Logger } from "svc/plugin";
 import { randomHex } from "svc/plugin";
 import { isoTime } from "./execution-id.js";
 

@@ -7,8 +7,7 @@
  * password or a time-out fails the connect promptly, naming the setting the URL came from. Every
  * call has a deadline (`SERVICE_REDIS_TIMEOUT`): a paused Redis fails a tool call, never hangs it.
  */
-import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
-import { randomUuid } from "svc/plugin";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, randomUuid, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc/plugin";
 
 export const REDIS_NAMESPACE = "svc-objects";
 

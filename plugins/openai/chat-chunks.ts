@@ -6,8 +6,7 @@
  * item's `usage` or `meta.usage`.
  */
 import type OpenAI from "openai";
-import { streamItemText } from "svc";
-import { newId, randomUuid } from "svc/plugin";
+import { newId, randomUuid, streamItemText } from "svc/plugin";
 
 /** Chat deltas never meet a UI event here (it is handled before), so nothing is warned about. */
 const ignore = (): void => undefined;

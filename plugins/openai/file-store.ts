@@ -4,8 +4,7 @@
  * each file living `ttl` seconds. Expired files are dropped lazily, on the next store operation,
  * so the store needs no timer.
  */
-import { HttpError } from "svc";
-import { newId } from "svc/plugin";
+import { HttpError, newId } from "svc/plugin";
 
 /** What the store knows of a file; the wire form is `fileObject(record)`. */
 export interface FileRecord {

@@ -4,8 +4,7 @@
  * event, usage, or a whole Response a wrapper built itself).
  */
 import type OpenAI from "openai";
-import { HttpError } from "svc";
-import { newId } from "svc/plugin";
+import { HttpError, newId } from "svc/plugin";
 
 export type Json = Record<string, unknown>;
 

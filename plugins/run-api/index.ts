@@ -3,7 +3,7 @@
  * the pipeline is invoked through the kernel (transport `rest`) and its result answered as JSON,
  * a stream or a file (respond.ts).
  */
-import { definePlugin, type KernelPlugin } from "svc";
+import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { readRunInput } from "./input.js";
 import { respond } from "./respond.js";
 
@@ -14,19 +14,16 @@ export default function runApiPlugin(): KernelPlugin {
       kernel.route(
         "POST",
         "/:name/run",
-        async (c) => {
+        // Promise steps rather than an async function: one frame and two awaits less per request.
+        (c) => {
           const pipeline = kernel.pipelineFor(c.params.name!, "runApi");
-          const { input, files } = await readRunInput(c, pipeline);
-          const invocation = await kernel.invoke({ pipeline, method: "runApi", transport: "rest", input, files, request: c });
-          // A value or a file is answered at once; a stream is read to its end, then closed.
-          const streaming = respond(c, invocation);
-          if (streaming) {
-            try {
-              await streaming;
-            } finally {
-              invocation.close();
-            }
-          }
+          return readRunInput(c, pipeline)
+            .then(({ input, files }) => kernel.invoke({ pipeline, method: "runApi", transport: "rest", input, files, request: c }))
+            .then((invocation) => {
+              // A value or a file is answered at once; a stream is read to its end, then closed.
+              const streaming = respond(c, invocation);
+              return streaming ? streaming.finally(() => invocation.close()) : undefined;
+            });
         },
         { scope: "run", docs: false },
       );

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { fromRounds, passes, ratioOfRounds, summary, type Figure } from "../../bench/bars.js";
+import { fromRounds, passes, ratioOfRounds, summary, withinNoise, type Figure } from "../../bench/bars.js";
 
 const ratio = (value: number, noise: number): Figure => ({ name: "/run vs bare", value, bar: 0.75, noise, direction: "at least", unit: "×" });
 const memory = (value: number, noise: number): Figure => ({ name: "idle RSS", value, bar: 80, noise, direction: "at most", unit: "MB" });
@@ -25,22 +25,28 @@ test("a ratio over alternating rounds is taken per round, not from the two media
   assert.ok(Math.abs(noise - 0.15) < 1e-9);
 });
 
-test("a figure fails only when it misses its bar by more than its noise, in its direction", () => {
+test("a figure passes only when its median meets the bar; noise does not count in its favour", () => {
   assert.ok(passes(ratio(0.8, 0)));
-  assert.ok(passes(ratio(0.7, 0.06)));
+  assert.ok(passes(ratio(0.75, 0.5)));
+  assert.not.ok(passes(ratio(0.7, 0.06))); // within noise: still a miss
+  assert.ok(withinNoise(ratio(0.7, 0.06)));
   assert.not.ok(passes(ratio(0.7, 0.04)));
+  assert.not.ok(withinNoise(ratio(0.7, 0.04)));
   assert.ok(passes(memory(79, 0)));
-  assert.ok(passes(memory(82, 3)));
-  assert.not.ok(passes(memory(82, 1)));
+  assert.ok(passes(memory(80, 9)));
+  assert.not.ok(passes(memory(82, 3)));
+  assert.ok(withinNoise(memory(82, 3)));
+  assert.not.ok(withinNoise(memory(79, 3))); // a pass is never "within noise"
 });
 
-test("the summary lists every figure with PASS/FAIL and returns the failures", () => {
-  const figures = [ratio(0.8, 0.02), memory(140, 3)];
+test("the summary prints each median with its noise beside it, PASS/FAIL, and returns the failures", () => {
+  const figures = [ratio(0.8, 0.02), memory(140, 3), ratio(0.74, 0.05)];
   const { lines, failed } = summary(figures);
-  assert.equal(failed, [figures[1]]);
-  assert.equal(lines.length, 4); // title, header, two figures
-  assert.match(lines[2]!, /^\/run vs bare\s+0\.80 ×\s+≥ 0\.75 ×\s+0\.02\s+PASS$/);
-  assert.match(lines[3]!, /^idle RSS\s+140\.0 MB\s+≤ 80\.0 MB\s+3\.0\s+FAIL$/);
+  assert.equal(failed, [figures[1], figures[2]]);
+  assert.equal(lines.length, 5); // title, header, three figures
+  assert.match(lines[2]!, /^\/run vs bare\s+0\.80 ± 0\.02 ×\s+≥ 0\.75 ×\s+PASS$/);
+  assert.match(lines[3]!, /^idle RSS\s+140\.0 ± 3\.0 MB\s+≤ 80\.0 MB\s+FAIL$/);
+  assert.match(lines[4]!, /^\/run vs bare\s+0\.74 ± 0\.05 ×\s+≥ 0\.75 ×\s+FAIL \(within noise\)$/);
   assert.equal(summary([]).failed, []);
 });
 

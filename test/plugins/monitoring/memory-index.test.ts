@@ -29,15 +29,41 @@ own("a finish for a record already dropped by the cap does not bring it back", a
   assert.is((await index.list({ limit: 10 })).executions.length, 1);
 });
 
-own("stays bounded over many writes (head offset compaction)", async () => {
+own("stays bounded over many writes (a ring of at most the cap)", async () => {
   const index = new MemoryExecutionIndex({ maxRecords: 50, retentionMs: 60_000 });
   let last = record();
   for (let i = 0; i < 5000; i++) await index.recordStart((last = record()));
   const page = await index.list({ limit: 100 });
   assert.is(page.executions.length, 50);
   assert.is(page.executions[0]!.id, last.id);
-  const kept = (index as unknown as { records: unknown[] }).records.length;
-  assert.ok(kept < 50 + 2048, `array kept ${kept} records`);
+  const slots = (index as unknown as { columns: { capacity: number } }).columns.capacity;
+  assert.ok(slots <= 50, `ring of ${slots} slots`);
+});
+
+own("every field reads back as written, packed or not", async () => {
+  const index = new MemoryExecutionIndex({ maxRecords: 10, retentionMs: 60_000 });
+  const packed = record({ trace_id: "0af7651916cd43dd8448eb211c80319c", request_id: "9f0c2b1e-4a5d-4c3b-8e2f-0123456789ab", started_at: "2026-11-27T05:00:00.123Z" });
+  const unpacked = record({ id: "host-id-1", trace_id: "T1", request_id: "Req-From-A-Proxy", started_at: "2026-11-27T05:00:00Z", error: "boom", transport: "cli", method: "runChatCompletion" });
+  await index.recordStart(packed);
+  await index.recordStart(unpacked);
+  assert.equal(await index.get(packed.id), packed);
+  assert.equal(await index.get(unpacked.id), unpacked);
+  const done = { ...packed, status: "succeeded" as const, ended_at: "2026-11-27T05:00:01.000Z", duration_ms: 877.25 };
+  await index.recordFinish(done);
+  assert.equal(await index.get(packed.id), done);
+  assert.equal((await index.list({ limit: 10, transport: "cli" })).executions, [unpacked]);
+  assert.equal((await index.list({ limit: 10, pipeline: "never-recorded" })).executions, []);
+});
+
+own("an older record inserted into a full ring keeps the newest and drops the oldest", async () => {
+  const index = new MemoryExecutionIndex({ maxRecords: 3, retentionMs: 60_000 });
+  // Ids made now sort in the order they are made.
+  const [oldest, a, b, c, d] = Array.from({ length: 5 }, () => record());
+  for (const r of [a, b, d]) await index.recordStart(r!);
+  await index.recordStart(c!);
+  assert.equal((await index.list({ limit: 10 })).executions.map((r) => r.id), [d!.id, c!.id, b!.id]);
+  await index.recordStart(oldest!); // older than all: not kept
+  assert.equal((await index.list({ limit: 10 })).executions.map((r) => r.id), [d!.id, c!.id, b!.id]);
 });
 
 own.run();
