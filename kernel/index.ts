@@ -40,6 +40,8 @@ export { DEFAULT_MAX_YAML_ENTRIES, checkYamlEntries, parseYamlText, type YamlTex
 export { Readiness, ready, notReady, type ReadinessCheck, type CheckResult, type CheckOptions, type ReadinessReport } from "./readiness.js";
 export { Logger, LOG_LEVELS, LOG_FORMATS, type LogFormat, type LogLevel, type LogSink } from "./logger.js";
 export { HttpError, KernelError, kernelErrors, messageOf, errorTypeFor, type ErrorType, type KernelErrorCode } from "./errors.js";
+export { tracebackOf, withTraceback } from "./traceback.js";
+export { newId, randomHex, randomUuid } from "./ids.js";
 export { formatIssues, parseOr400 } from "./validation.js";
 export * from "./tokens.js";
 export type { ObjectStore, ObjectStoreBackend } from "./object-store.js";

@@ -143,6 +143,11 @@ export class Kernel {
     return this.container.resolve<T>(token);
   }
 
+  /**
+   * Runs `target` for `call` through the `run` interceptors (auth, limits, tracing, monitoring,
+   * a plugin's own), as an invocation does, but without a deployed pipeline: how a plugin's tests
+   * drive its interceptor, and how a host runs its own work under the same policies.
+   */
   run<R>(call: RunCall, target: (call: RunCall) => R | Promise<R>): Promise<R> {
     return this.hooks.run.call(call, target as (call: RunCall) => Promise<unknown>) as Promise<R>;
   }

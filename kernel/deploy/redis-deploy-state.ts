@@ -10,7 +10,7 @@
 import { connectRedisKeyv, closeKeyv, redisClientOf } from "../kv/redis-keyv.js";
 import { parseRedisTarget } from "../kv/redis-target.js";
 import type { Keyv } from "keyv";
-import { randomUUID } from "node:crypto";
+import { randomUuid } from "../ids.js";
 import { HttpError, messageOf } from "../errors.js";
 import { DEFAULT_REDIS_TIMEOUT_MS, RedisTimeoutError, RedisWatch } from "../kv/redis-deadline.js";
 import type { Logger } from "../logger.js";
@@ -225,7 +225,7 @@ export class RedisDeployState implements DeployState {
   /** A fresh data set gets a new random epoch, so every instance that knew the old one sees the loss. */
   private async checkEpoch(first: boolean): Promise<boolean> {
     return this.call(async () => {
-      const fresh = randomUUID();
+      const fresh = randomUuid();
       if (await this.commands.set(EPOCH, fresh, { condition: "NX" })) {
         this.epoch = fresh;
         return !first;

@@ -42,10 +42,6 @@ export class DeployHook {
     this.sources.set(kind, { plugin, load: handler, staging });
   }
 
-  source(kind: string): DeploySourceHandler | undefined {
-    return this.sources.get(kind)?.load;
-  }
-
   /** The source of a kind with its plugin and staging. */
   sourceOf(kind: string): DeploySource | undefined {
     return this.sources.get(kind);

@@ -15,7 +15,7 @@ import type { AnsweredRequest, ObserverHook } from "../hooks/observer-hook.js";
 import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
-import { newRequestId } from "./request-id.js";
+import { randomUuid } from "../ids.js";
 import { cacheRouteLookups } from "./route-cache.js";
 import { sendError } from "./send.js";
 
@@ -165,7 +165,7 @@ export class HttpApp {
   private front(req: Request, res: ServerResponse): boolean {
     const { log, settings } = this.options;
     const incoming = req.headers["x-request-id"];
-    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : newRequestId();
+    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUuid();
     const c = new RequestContext(req, res, id, log, settings);
     this.inflight.add(c);
     res.setHeader("x-request-id", id);

@@ -4,6 +4,7 @@
 import type { ServerResponse } from "node:http";
 import { HttpError, errorTypeFor, type ErrorType } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { withTraceback } from "../traceback.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -50,7 +51,7 @@ export function sendError(res: ServerResponse, error: unknown, { log, showTraceb
   if (status >= 500) log.error(message, origin);
   // The stack of a server error, or of the cause behind a client error (a deploy that failed to load).
   const traced = status >= 500 || origin !== error;
-  if (showTracebacks && traced && origin instanceof Error && origin.stack) message += `\n${origin.stack}`;
+  if (traced) message = withTraceback(message, origin, showTracebacks);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -13,6 +13,7 @@ import { link, lstat, open, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { ensurePrivateDirSync, privacyProblem } from "../private-dir.js";
+import { randomHex } from "../ids.js";
 
 /** The directory name under the cache dir. */
 export const SERVICE_DIR_NAME = "svc";
@@ -90,7 +91,7 @@ export async function ensureDashboardToken(path: string = dashboardTokenPath()):
   if (existing) return existing;
   const problem = ensurePrivateDirSync(dirname(path));
   if (problem) throw new InsecureCredentialError(dirname(path), problem);
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const temp = `${path}.${process.pid}.${randomHex(6)}.tmp`;
   const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
     await handle.chmod(0o600);

@@ -6,7 +6,6 @@
  * results (scored copies; non-positive scores dropped except unscaled BM25Okapi) follow Haystack,
  * and so do embedding retrieval's similarity scores (dot product or cosine, scaled or not).
  */
-import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { BM25_ALGORITHMS, BM25_SCALING_FACTOR, Bm25Index, expit, topIndexes, type Bm25Algorithm } from "./bm25.js";
 import { Document } from "./dataclasses/document.js";
@@ -14,6 +13,7 @@ import { addAsyncForms, type AsyncForms, type ExtendedDocumentStore, type Metada
 import { documentMatchesFilter, type Filters } from "./filters.js";
 import { checked, copyDocument, DEFAULT_TOKENIZATION_REGEX, dot, DOT_PRODUCT_SCALING_FACTOR, hasFilters, makeTokenizer, requireFilters, unit } from "./in-memory-helpers.js";
 import { countUniqueMetadata, metadataFieldMinMax, metadataFieldsInfo, metadataFieldUniqueValues } from "./metadata-queries.js";
+import { randomUuid } from "svc/plugin";
 
 export { expit, type Bm25Algorithm };
 export { DEFAULT_TOKENIZATION_REGEX, DOT_PRODUCT_SCALING_FACTOR } from "./in-memory-helpers.js";
@@ -90,7 +90,7 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
     this.bm25_parameters = { ...(init.bm25_parameters ?? {}) };
     this.embedding_similarity_function = init.embedding_similarity_function ?? "dot_product";
     if (!["dot_product", "cosine"].includes(this.embedding_similarity_function)) throw new Error(`Unknown embedding_similarity_function '${this.embedding_similarity_function}'. Use dot_product or cosine.`);
-    this.index = init.index ?? randomUUID();
+    this.index = init.index ?? randomUuid();
     this.shared = init.shared ?? true;
     this.return_embedding = init.return_embedding ?? true;
     this.strict_datetime_comparison = init.strict_datetime_comparison ?? false;

@@ -5,12 +5,12 @@
  * session id are always served statelessly. Legacy SSE at `/sse` with `POST /messages`.
  * Bodies are read by the kernel (size limit → 413); the kernel's Host/Origin guard applies.
  */
-import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { PluginApi, RequestContext } from "svc/plugin";
+import { randomUuid } from "svc/plugin";
 import { SessionTable, type Session } from "./sessions.js";
 import { answerToolCall, directToolCall } from "./direct-tool-call.js";
 import { HttpRefusal, StatelessTransport } from "./stateless-transport.js";
@@ -109,7 +109,7 @@ export class McpEndpoints {
     if (this.sessions.full) return rpcError(c.res, 503, -32000, `Too many open MCP sessions (at most ${this.sessions.maxSessions})`);
     let session: Session<StreamableHTTPServerTransport> | undefined;
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: randomUuid,
       enableJsonResponse: this.options.jsonResponse,
       onsessioninitialized: (id) => {
         session = this.sessions.add(id, transport, "streamable-http");

@@ -4,7 +4,7 @@
  * that names the tool and the cause (the stack only when tracebacks are shown).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { messageOf } from "svc/plugin";
+import { messageOf, withTraceback } from "svc/plugin";
 
 export function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
@@ -32,8 +32,6 @@ export class ToolError extends Error {
 }
 
 export function errorResult(tool: string, error: unknown, showTracebacks: boolean): CallToolResult {
-  let text = `Error calling tool '${tool}': ${messageOf(error)}`;
-  const stack = error instanceof Error && !(error instanceof ToolError) ? error.stack : undefined;
-  if (showTracebacks && stack) text += `\n${stack}`;
-  return textResult(text, true);
+  const text = `Error calling tool '${tool}': ${messageOf(error)}`;
+  return textResult(error instanceof ToolError ? text : withTraceback(text, error, showTracebacks), true);
 }

@@ -6,8 +6,8 @@
  * for owners whose heartbeat is older than the time-out: one survivor claims each (atomically) and
  * marks that owner's running runs failed. Scores use the Redis clock, so host clocks may differ.
  */
-import { randomUUID } from "node:crypto";
 import type { ExecutionRecord, Keyv, Logger } from "svc/plugin";
+import { randomHex } from "svc/plugin";
 import { isoTime } from "./execution-id.js";
 
 export interface RunOwnersOptions {
@@ -54,7 +54,7 @@ export class RunOwners {
     private readonly options: RunOwnersOptions,
     private readonly log?: Logger,
   ) {
-    this.owner = `${options.instance}/${randomUUID().slice(0, 8)}`;
+    this.owner = `${options.instance}/${randomHex(4)}`;
     this.aliveKey = `${namespace}:owners`;
   }
 

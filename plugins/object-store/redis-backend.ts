@@ -7,8 +7,7 @@
  * password or a time-out fails the connect promptly, naming the setting the URL came from. Every
  * call has a deadline (`SERVICE_REDIS_TIMEOUT`): a paused Redis fails a tool call, never hangs it.
  */
-import { randomUUID } from "node:crypto";
-import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc/plugin";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, randomUuid, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc/plugin";
 
 export const REDIS_NAMESPACE = "svc-objects";
 
@@ -22,7 +21,7 @@ export class RedisBackend implements ObjectStoreBackend {
   ) {}
 
   generateId(): string {
-    return `obj_${randomUUID()}`;
+    return `obj_${randomUuid()}`;
   }
 
   async set(id: string, value: string, ttlSeconds?: number): Promise<void> {

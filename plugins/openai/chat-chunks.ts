@@ -5,43 +5,35 @@
  * anything else as text (a string, an object's `content`, else its JSON). Usage comes from the
  * item's `usage` or `meta.usage`.
  */
-import { randomUUID } from "node:crypto";
-import { streamItemText } from "svc/plugin";
+import type OpenAI from "openai";
+import { newId, randomUuid, streamItemText } from "svc/plugin";
 
 /** Chat deltas never meet a UI event here (it is handled before), so nothing is warned about. */
 const ignore = (): void => undefined;
 
-export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number; [detail: string]: unknown };
+export type Usage = OpenAI.CompletionUsage;
+type FinishReason = OpenAI.ChatCompletionChunk.Choice["finish_reason"];
 
-export interface ToolCallChunkDelta {
-  index: number;
-  id?: string;
-  type: "function";
-  function: { name?: string; arguments?: string };
-}
+/** A streamed tool-call fragment, as the `openai` package types it. */
+export type ToolCallChunkDelta = OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall;
 
-export interface ChunkDelta {
-  role?: "assistant";
-  content?: string | null;
-  reasoning_content?: string;
-  tool_calls?: ToolCallChunkDelta[];
-}
+/** OpenAI's delta, plus `reasoning_content` (the field OpenAI-compatible servers stream reasoning in). */
+export type ChunkDelta = OpenAI.ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
 
-export interface ChatCompletionChunk {
-  id: string;
-  object: "chat.completion.chunk";
-  created: number;
-  model: string;
-  system_fingerprint: null;
-  choices: { index: number; delta: ChunkDelta; logprobs: null; finish_reason: string | null }[];
-  usage: Usage | null;
-}
+/**
+ * OpenAI's chunk, with our delta, and `system_fingerprint` sent as null (as Hayhooks does) rather
+ * than left out.
+ */
+export type ChatCompletionChunk = Omit<OpenAI.ChatCompletionChunk, "choices" | "system_fingerprint"> & {
+  system_fingerprint?: string | null;
+  choices: (Omit<OpenAI.ChatCompletionChunk.Choice, "delta"> & { delta: ChunkDelta })[];
+};
 
 /** An item of the chat stream: a chunk or an Open WebUI event. */
 export type ChatStreamItem = ChatCompletionChunk | { event: { type: string; data: unknown } };
 
 /** The finish reasons OpenAI clients know; engine-internal ones (`tool_call_results`) are dropped. */
-const FINISH_REASONS = new Set(["stop", "length", "tool_calls", "content_filter", "function_call"]);
+const FINISH_REASONS: ReadonlySet<unknown> = new Set<FinishReason>(["stop", "length", "tool_calls", "content_filter", "function_call"]);
 
 type Obj = Record<string, any>;
 const isObject = (value: unknown): value is Obj => value !== null && typeof value === "object";
@@ -76,11 +68,12 @@ export function usageOf(item: unknown): Usage | null {
   const prompt = int(raw.prompt_tokens ?? raw.input_tokens);
   const completion = int(raw.completion_tokens ?? raw.output_tokens);
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: int(raw.total_tokens) || prompt + completion };
-  for (const key of ["prompt_tokens_details", "completion_tokens_details"]) if (isObject(raw[key])) usage[key] = raw[key];
+  if (isObject(raw.prompt_tokens_details)) usage.prompt_tokens_details = raw.prompt_tokens_details;
+  if (isObject(raw.completion_tokens_details)) usage.completion_tokens_details = raw.completion_tokens_details;
   return usage;
 }
 
-export function addUsage(total: Usage | null, more: Usage | null): Usage | null {
+export function addUsage(total: Usage | null, more: Usage | null | undefined): Usage | null {
   if (!more) return total;
   if (!total) return { prompt_tokens: more.prompt_tokens, completion_tokens: more.completion_tokens, total_tokens: more.total_tokens };
   return {
@@ -101,17 +94,18 @@ function toolCallsOf(item: unknown): ToolCallChunkDelta[] | undefined {
   if (!isObject(item) || !Array.isArray(item.tool_calls) || item.tool_calls.length === 0) return undefined;
   return item.tool_calls.map((d: Obj, i: number) => {
     const fn = isObject(d.function) ? d.function : { name: d.tool_name, arguments: d.arguments };
-    const out: ToolCallChunkDelta = { index: typeof d.index === "number" ? d.index : i, type: "function", function: {} };
+    const call: NonNullable<ToolCallChunkDelta["function"]> = {};
+    const out: ToolCallChunkDelta = { index: typeof d.index === "number" ? d.index : i, type: "function", function: call };
     if (d.id != null) out.id = String(d.id);
-    if (fn.name != null) out.function.name = String(fn.name);
-    if (fn.arguments != null) out.function.arguments = typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments);
+    if (fn.name != null) call.name = String(fn.name);
+    if (fn.arguments != null) call.arguments = typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments);
     return out;
   });
 }
 
-function finishOf(item: unknown): string | null {
+function finishOf(item: unknown): FinishReason {
   const reason = isObject(item) ? item.finish_reason : undefined;
-  return typeof reason === "string" && FINISH_REASONS.has(reason) ? reason : null;
+  return typeof reason === "string" && FINISH_REASONS.has(reason) ? (reason as FinishReason) : null;
 }
 
 /** Builds the chunks of one response: one id, one `created`, the role in the first delta. */
@@ -123,10 +117,10 @@ export class ChunkBuilder {
   finished = false;
 
   constructor(readonly model: string) {
-    this.id = `${model}-${randomUUID()}`;
+    this.id = `${model}-${randomUuid()}`;
   }
 
-  chunk(delta: ChunkDelta, finishReason: string | null = null, usage: Usage | null = null): ChatCompletionChunk {
+  chunk(delta: ChunkDelta, finishReason: FinishReason = null, usage: Usage | null = null): ChatCompletionChunk {
     if (!this.roleSent) {
       delta = { role: "assistant", ...delta };
       this.roleSent = true;
@@ -191,7 +185,7 @@ export class ChunkBuilder {
     if (typeof message.reasoning_content === "string") delta.reasoning_content = message.reasoning_content;
     const calls = toolCallsOf(message);
     if (calls) delta.tool_calls = calls;
-    return this.chunk(delta, typeof choice.finish_reason === "string" ? choice.finish_reason : "stop", usageOf(completion));
+    return this.chunk(delta, finishOf(choice) ?? "stop", usageOf(completion));
   }
 }
 
@@ -216,10 +210,10 @@ export class MessageAccumulator {
     if (typeof delta?.reasoning_content === "string") this.reasoning += delta.reasoning_content;
     for (const d of delta?.tool_calls ?? []) {
       let call = this.calls.get(d.index);
-      if (!call) this.calls.set(d.index, (call = { id: d.id ?? `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`, type: "function", function: { name: "", arguments: "" } }));
+      if (!call) this.calls.set(d.index, (call = { id: d.id ?? newId("call_", 12), type: "function", function: { name: "", arguments: "" } }));
       if (d.id) call.id = d.id;
-      if (d.function.name) call.function.name = d.function.name;
-      if (d.function.arguments) call.function.arguments += d.function.arguments;
+      if (d.function?.name) call.function.name = d.function.name;
+      if (d.function?.arguments) call.function.arguments += d.function.arguments;
     }
   }
 

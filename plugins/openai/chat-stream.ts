@@ -10,7 +10,7 @@
  * logged and sent as one `data: {"error": {...}}` event (which the OpenAI SDKs raise as an
  * APIError carrying the message), and the stream ends without `data: [DONE]`.
  */
-import { ABORTED, HttpError, SHUTDOWN_MESSAGE, TIMED_OUT, errorBody, pipelineFailure, type Invocation, type RequestContext, type SseWriter } from "svc/plugin";
+import { ABORTED, errorBody, HttpError, pipelineFailure, SHUTDOWN_MESSAGE, TIMED_OUT, withTraceback, type Invocation, type RequestContext, type SseWriter } from "svc/plugin";
 import { ChunkBuilder, MessageAccumulator, isChatCompletion, isChatCompletionChunk, type ChatStreamItem } from "./chat-chunks.js";
 
 export interface ChatAnswerOptions {
@@ -80,9 +80,7 @@ export async function streamChat(c: RequestContext, invocation: Invocation, mode
     const http = pipelineFailure(error);
     if (!writer) throw http;
     c.log.error(`Chat stream of '${invocation.pipeline.name}' failed after the first byte: ${http.message}`, http.cause ?? error);
-    let message = http.message;
-    const origin = http.cause ?? error;
-    if (options.showTracebacks && origin instanceof Error && origin.stack) message += `\n${origin.stack}`;
+    const message = withTraceback(http.message, http.cause ?? error, options.showTracebacks);
     await writer.send({ data: JSON.stringify(errorBody(http.status, message, http.type)) });
   } finally {
     items.close();

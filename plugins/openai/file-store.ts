@@ -4,8 +4,7 @@
  * each file living `ttl` seconds. Expired files are dropped lazily, on the next store operation,
  * so the store needs no timer.
  */
-import { randomBytes } from "node:crypto";
-import { HttpError } from "svc/plugin";
+import { HttpError, newId } from "svc/plugin";
 
 /** What the store knows of a file; the wire form is `fileObject(record)`. */
 export interface FileRecord {
@@ -53,7 +52,7 @@ export function fileObject(record: FileRecord) {
 export function newRecord(file: NewFile, ttlSeconds: number, nowMs = Date.now()): FileRecord {
   const created = Math.floor(nowMs / 1000);
   return {
-    id: `file-${randomBytes(12).toString("hex")}`,
+    id: newId("file-", 12),
     filename: file.filename,
     purpose: file.purpose,
     bytes: file.data.length,

@@ -3,8 +3,8 @@
  * wrapper's `runResponse` uses to read it: the last user text, the attached files, and the whole
  * conversation as engine ChatMessages (function calls and their outputs included).
  */
-import { randomBytes } from "node:crypto";
 import { ChatMessage, type ToolCall } from "svc/engine";
+import { newId } from "svc/plugin";
 
 /** One Responses input item, as the client sent it. */
 export type ResponseInputItem = Record<string, unknown>;
@@ -92,7 +92,7 @@ export function chatMessagesFromOpenAIResponse(items: readonly unknown[] | null 
   for (const item of items) {
     if (!isObject(item)) continue;
     if (item.type === "function_call") {
-      const id = (typeof item.call_id === "string" && item.call_id) || (typeof item.id === "string" && item.id) || `call_${randomBytes(12).toString("hex")}`;
+      const id = (typeof item.call_id === "string" && item.call_id) || (typeof item.id === "string" && item.id) || newId("call_", 12);
       const call: ToolCall = { tool_name: typeof item.name === "string" && item.name ? item.name : "function", arguments: parseArgs(item.arguments), id };
       calls.set(id, call);
       pending.push(call);

@@ -3,15 +3,10 @@
  * usage, and how a yielded or returned item is read (text, reasoning, tool-call deltas, a UI
  * event, usage, or a whole Response a wrapper built itself).
  */
-import { randomBytes } from "node:crypto";
-import { HttpError } from "svc/plugin";
+import type OpenAI from "openai";
+import { HttpError, newId } from "svc/plugin";
 
 export type Json = Record<string, unknown>;
-
-/** `<prefix>_<hex>` with `bytes` random bytes (16 → 32 hex digits). */
-export function newId(prefix: string, bytes = 16): string {
-  return `${prefix}_${randomBytes(bytes).toString("hex")}`;
-}
 
 /** What stays the same across one response's events. */
 export interface ResponseBase {
@@ -21,7 +16,7 @@ export interface ResponseBase {
 }
 
 export function newResponseBase(model: string): ResponseBase {
-  return { id: newId("resp"), created_at: Math.floor(Date.now() / 1000), model };
+  return { id: newId("resp_"), created_at: Math.floor(Date.now() / 1000), model };
 }
 
 /** OpenAI's `response.error`: a code (`server_error`, `rate_limit_exceeded`, …) and a message. */
@@ -39,13 +34,13 @@ export function responseError(error: unknown): ResponseError {
 
 export type ResponseStatus = "in_progress" | "completed" | "failed";
 
-export interface Usage {
-  input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
-  output_tokens: number;
-  output_tokens_details: { reasoning_tokens: number };
-  total_tokens: number;
-}
+/**
+ * Token usage of a response, as the `openai` package types it, less `cache_write_tokens`: svc
+ * learns no cache writes from a wrapper, so it sends none rather than a made-up zero.
+ */
+export type Usage = Omit<OpenAI.Responses.ResponseUsage, "input_tokens_details"> & {
+  input_tokens_details: Pick<OpenAI.Responses.ResponseUsage.InputTokensDetails, "cached_tokens">;
+};
 
 /** The response envelope, keys in the order OpenAI sends them. */
 export function responseBody(

@@ -6,10 +6,10 @@
  * events, UI events under their own name, and `response.completed` or `response.failed`. The
  * non-streaming answer uses the same machine and keeps only the finished output.
  */
+import { newId } from "svc/plugin";
 import {
   ZERO_USAGE,
   isResponseObject,
-  newId,
   readItem,
   responseBody,
   responseError,
@@ -129,14 +129,14 @@ export class ResponseState {
   /** An empty message, for a non-streaming answer that produced no item at all. */
   ensureOutput(): void {
     if (this.output.length > 0 || this.open) return;
-    this.output.push({ id: newId("msg"), type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "", annotations: [] }] });
+    this.output.push({ id: newId("msg_"), type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "", annotations: [] }] });
   }
 
   private text(delta: string, events: ResponseEvent[]): void {
     let item = this.open;
     if (item?.kind !== "message") {
       events.push(...this.close());
-      item = this.open = { kind: "message", id: newId("msg"), text: "" };
+      item = this.open = { kind: "message", id: newId("msg_"), text: "" };
       const output_index = this.output.length;
       events.push(
         event("response.output_item.added", { output_index, item: { id: item.id, type: "message", status: "in_progress", role: "assistant", content: [] } }),
@@ -151,7 +151,7 @@ export class ResponseState {
     let item = this.open;
     if (item?.kind !== "reasoning") {
       events.push(...this.close());
-      item = this.open = { kind: "reasoning", id: newId("rs"), text: "" };
+      item = this.open = { kind: "reasoning", id: newId("rs_"), text: "" };
       const output_index = this.output.length;
       events.push(
         event("response.output_item.added", { output_index, item: { id: item.id, type: "reasoning", status: "in_progress", summary: [] } }),
@@ -170,7 +170,7 @@ export class ResponseState {
     if (!continues || item?.kind !== "function_call") {
       events.push(...this.close());
       const named = !!delta.name;
-      item = this.open = { kind: "function_call", id: newId("fc"), callId: delta.id ?? newId("call", 12), name: delta.name || "function", named, arguments: "", index: delta.index };
+      item = this.open = { kind: "function_call", id: newId("fc_"), callId: delta.id ?? newId("call_", 12), name: delta.name || "function", named, arguments: "", index: delta.index };
       events.push(
         event("response.output_item.added", {
           output_index: this.output.length,

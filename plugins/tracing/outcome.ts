@@ -3,7 +3,7 @@
  * error's type and message, the HTTP status of an HTTP error (every HTTP error is a failure, 4xx
  * included), and the stack only when SERVICE_SHOW_TRACEBACKS is on.
  */
-import { HttpError, messageOf, type Tags } from "svc/plugin";
+import { HttpError, messageOf, tracebackOf, type Tags } from "svc/plugin";
 
 const SUCCESS: Tags = Object.freeze({ "svc.success": true }) as Tags;
 
@@ -27,6 +27,7 @@ export function outcomeTags(error: unknown, showTracebacks: boolean): Tags {
   };
   const status = statusOf(error);
   if (status !== undefined) tags["svc.http.status_code"] = status;
-  if (showTracebacks && error instanceof Error && error.stack) tags["svc.error.stack"] = error.stack;
+  const stack = tracebackOf(error, showTracebacks);
+  if (stack) tags["svc.error.stack"] = stack;
   return tags;
 }

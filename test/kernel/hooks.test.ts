@@ -74,8 +74,8 @@ test("one source handler per kind", async () => {
   const { hooks } = makeHooks();
   const handler = async () => ({ description: "d", wrapper: {}, capabilities: { api: true, chat: false, response: false }, skipMcp: false, requiresFiles: false });
   hooks.deploy.registerSource("engine", "yaml", handler);
-  assert.is(hooks.deploy.source("yaml"), handler);
-  assert.is(hooks.deploy.source("files"), undefined);
+  assert.is(hooks.deploy.sourceOf("yaml")?.load, handler);
+  assert.is(hooks.deploy.sourceOf("files"), undefined);
   assert.equal(hooks.deploy.sourceKinds, ["yaml"]);
   assert.throws(() => hooks.deploy.registerSource("other", "yaml", handler), /'yaml', which is already handled/);
 });

@@ -196,4 +196,26 @@ test("a stream read with a time-out keeps the late item, or the late failure, fo
   }
 });
 
+test("kernel.run: a target runs through the run interceptors without a deployed pipeline", async () => {
+  const seen: string[] = [];
+  const tagger = definePlugin({
+    name: "tagger",
+    setup: (k) =>
+      k.hooks.run.tap(async (call, next) => {
+        seen.push(`${call.pipeline}:${call.transport}`);
+        return `<${String(await next())}>`;
+      }),
+  });
+  const kernel = await createKernel({ plugins: [tagger], settings: { pipelinesDir: "/nonexistent-svc-invoke-test" } });
+  try {
+    const call: RunCall = { pipeline: "not-deployed", method: "runApi", transport: "host", input: {}, signal: new AbortController().signal };
+    assert.is(await kernel.run(call, async () => "answer"), "<answer>");
+    const failure = new Error("target broke");
+    assert.is(await rejection(kernel.run(call, () => Promise.reject(failure))), failure as unknown as HttpError, "the target's error passes through");
+    assert.equal(seen, ["not-deployed:host", "not-deployed:host"]);
+  } finally {
+    await kernel.close();
+  }
+});
+
 test.run();

@@ -8,13 +8,13 @@
  * markers. A marker holds a per-process random nonce, so rendered variable values cannot forge a
  * message boundary or a content part (Haystack uses a per-environment nonce for the same reason).
  */
-import { randomBytes } from "node:crypto";
 import { ChatMessage, contentPartFromDict, type ContentPart } from "../dataclasses/chat-message.js";
 import { compileTemplate, pythonRepr, TemplateError, type CustomFilter } from "../jinja.js";
 import { HAYSTACK_EXTENSIONS } from "./prompt-builder.js";
+import { randomHex } from "svc/plugin";
 
 const ROLES = ["user", "system", "assistant", "tool"];
-const NONCE = randomBytes(12).toString("hex");
+const NONCE = randomHex(12);
 const MARK = `\u0000${NONCE}`;
 const MARK_LITERAL = `\\u0000${NONCE}`;
 const ATTRIBUTE = /\s*(\w+)\s*=(?!=)/y;

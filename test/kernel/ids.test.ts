@@ -1,0 +1,47 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { newId, randomHex, randomUuid } from "svc/plugin";
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+test("random UUIDs (request ids) are distinct version-4 UUIDs, across refills of the random pool", () => {
+  const seen = new Set<string>();
+  // 1,000 ids draw 16,000 bytes: the 4 KiB pool is refilled three times.
+  for (let i = 0; i < 1000; i++) {
+    const id = randomUuid();
+    assert.match(id, UUID_V4);
+    seen.add(id);
+  }
+  assert.is(seen.size, 1000);
+});
+
+test("every hex digit and every variant appear (the bytes are random, not a fixed pattern)", () => {
+  const digits = new Set<string>();
+  const variants = new Set<string>();
+  for (let i = 0; i < 2000; i++) {
+    const id = randomUuid();
+    for (const ch of id.replace(/-/g, "")) digits.add(ch);
+    variants.add(id[19]!);
+  }
+  assert.is(digits.size, 16);
+  assert.equal([...variants].sort(), ["8", "9", "a", "b"]);
+});
+
+test("hex ids and prefixed ids: the length asked for, distinct, one pool", () => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 600; i++) {
+    const hex = randomHex(8);
+    assert.match(hex, /^[0-9a-f]{16}$/);
+    const id = newId("resp_");
+    assert.match(id, /^resp_[0-9a-f]{32}$/);
+    seen.add(hex).add(id);
+  }
+  assert.is(seen.size, 1200);
+  assert.match(newId("file-", 12), /^file-[0-9a-f]{24}$/);
+  assert.match(newId("modèle-", 4), /^modèle-[0-9a-f]{8}$/, "a prefix that is not ASCII is kept as text");
+  assert.match(newId("x".repeat(300), 4), /^x{300}[0-9a-f]{8}$/);
+  assert.throws(() => randomHex(0), RangeError);
+  assert.throws(() => newId("a", 65), RangeError);
+});
+
+test.run();
