@@ -10,7 +10,7 @@ import type { Span, Tracer } from "svc";
 import { Component, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage, type ToolCall } from "../dataclasses/chat-message.js";
 import { StreamingChunk, type ComponentInfo, type StreamingCallback } from "../dataclasses/streaming-chunk.js";
-import { Tool, ToolInvocationError } from "../tool.js";
+import { isSingleOutputsToString, Tool, ToolInvocationError, type OutputsToString } from "../tool.js";
 import { State } from "./agent-state.js";
 
 /** The LLM called a tool nobody gave us. */
@@ -70,7 +70,7 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
       return { ok: true, value };
     } catch (cause) {
       span?.end(cause);
-      const error = cause instanceof ToolInvocationError ? cause : new ToolInvocationError(tool.name, `Failed to invoke Tool '${tool.name}'. Error: ${String(cause)}`, { cause });
+      const error = cause instanceof ToolInvocationError ? cause : new ToolInvocationError(tool.name, `Failed to invoke Tool \`${tool.name}\`. Error: ${String(cause)}`, { cause });
       if (o.raiseOnFailure && !firstFailure) {
         firstFailure = error;
         siblings.abort(error);
@@ -111,19 +111,40 @@ function withStateInputs(tool: Tool, args: Record<string, unknown>, state: State
 /** Merges the result into state and turns it into the tool message; a failure here is the tool's. */
 function finish(tool: Tool, call: ToolCall, result: unknown, o: RunToolCallsOptions): ChatMessage {
   try {
-    const field = (source: string | undefined) => (source === undefined ? result : result && typeof result === "object" ? (result as Record<string, unknown>)[source] : undefined);
-    for (const [key, spec] of Object.entries(tool.outputs_to_state ?? {})) {
-      const value = field(spec.source);
-      if (value !== undefined) o.state.set(key, value, spec.handler);
+    // As Haystack: only a mapping result feeds the state, and a named source it lacks is skipped.
+    if (result && typeof result === "object" && !Array.isArray(result)) {
+      const fields = result as Record<string, unknown>;
+      for (const [key, spec] of Object.entries(tool.outputs_to_state ?? {})) {
+        if (spec.source && !(spec.source in fields)) continue;
+        o.state.set(key, spec.source ? fields[spec.source] : result, spec.handler);
+      }
     }
-    const conversion = tool.outputs_to_string;
-    const value = field(conversion?.source);
-    const text = conversion?.handler ? conversion.handler(value) : value;
-    return ChatMessage.fromTool(toText(text, o.convertResultToJsonString ?? false), call, false);
+    const config = tool.outputs_to_string;
+    const json = o.convertResultToJsonString ?? false;
+    if (!config || isSingleOutputsToString(config)) return ChatMessage.fromTool(toText(renderOutput(config ?? {}, result, call, o), json), call, false);
+    // The multiple-output form: each output rendered to a string, then the mapping as JSON.
+    const rendered = Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, toText(renderOutput(entry as OutputsToString, result, call, o), json)]));
+    return ChatMessage.fromTool(JSON.stringify(rendered), call, false);
   } catch (cause) {
     const error = new ToolInvocationError(tool.name, `Failed to process the result of Tool '${tool.name}'. Error: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     if (o.raiseOnFailure) throw error;
     return ChatMessage.fromTool(error.message, call, true);
+  }
+}
+
+/**
+ * One output: the `source` field (or the whole result) through the handler. A failing handler
+ * raises with raise_on_failure, else the value is converted as if there were none (Haystack).
+ */
+function renderOutput(config: OutputsToString, result: unknown, call: ToolCall, o: RunToolCallsOptions): unknown {
+  const value = config.source !== undefined && result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>)[config.source] : result;
+  if (!config.handler) return value;
+  try {
+    return config.handler(value);
+  } catch (error) {
+    if (o.raiseOnFailure) throw error;
+    console.warn(`Output handler '${config.handler.name || "anonymous"}' for tool '${call.tool_name}' failed, falling back to string conversion. Error: ${error instanceof Error ? error.message : String(error)}`);
+    return value;
   }
 }
 

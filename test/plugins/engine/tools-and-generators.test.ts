@@ -110,7 +110,7 @@ test("ComponentTool: name, schema from sockets, call converts Documents, to_dict
     },
   });
   assert.throws(() => new ComponentTool({ component: {} as any }), /is not a Haystack component/);
-  assert.throws(() => new ComponentTool({ component: new SerperDevWebSearch(), inputs_from_state: { s: "nope" } }), /not an input/);
+  assert.throws(() => new ComponentTool({ component: new SerperDevWebSearch(), inputs_from_state: { s: "nope" } }), /inputs_from_state maps 's' to unknown parameter 'nope'\. Valid parameters are: \{'query'/);
 });
 
 const agentYaml = (llmUrl: string) => `components:
