@@ -110,26 +110,42 @@ function withStateInputs(tool: Tool, args: Record<string, unknown>, state: State
 
 /** Merges the result into state and turns it into the tool message; a failure here is the tool's. */
 function finish(tool: Tool, call: ToolCall, result: unknown, o: RunToolCallsOptions): ChatMessage {
+  mergeIntoState(tool, result, o.state);
   try {
     // As Haystack: only a mapping result feeds the state, and a named source it lacks is skipped.
-    if (result && typeof result === "object" && !Array.isArray(result)) {
-      const fields = result as Record<string, unknown>;
-      for (const [key, spec] of Object.entries(tool.outputs_to_state ?? {})) {
-        if (spec.source && !(spec.source in fields)) continue;
-        o.state.set(key, spec.source ? fields[spec.source] : result, spec.handler);
-      }
-    }
     const config = tool.outputs_to_string;
     const json = o.convertResultToJsonString ?? false;
     if (!config || isSingleOutputsToString(config)) return ChatMessage.fromTool(toText(renderOutput(config ?? {}, result, call, o), json), call, false);
     // The multiple-output form: each output rendered to a string, then the mapping as JSON.
     const rendered = Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, toText(renderOutput(entry as OutputsToString, result, call, o), json)]));
-    return ChatMessage.fromTool(JSON.stringify(rendered), call, false);
+    return ChatMessage.fromTool(toText(rendered), call, false);
   } catch (cause) {
     const error = new ToolInvocationError(tool.name, `Failed to process the result of Tool '${tool.name}'. Error: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     if (o.raiseOnFailure) throw error;
     return ChatMessage.fromTool(error.message, call, true);
   }
+}
+
+/**
+ * `outputs_to_state`, as Haystack: only a mapping result feeds the state, a named source it lacks
+ * is skipped, and a failing merge always raises (a half-updated state must not go unnoticed).
+ */
+export function mergeIntoState(tool: Tool, result: unknown, state: State): void {
+  if (!result || typeof result !== "object" || Array.isArray(result)) return;
+  const fields = result as Record<string, unknown>;
+  for (const [key, spec] of Object.entries(tool.outputs_to_state ?? {})) {
+    if (spec.source && !(spec.source in fields)) continue;
+    try {
+      state.set(key, spec.source ? fields[spec.source] : result, spec.handler);
+    } catch (error) {
+      throw new ToolStateMergeError(`Tool '${tool.name}': failed to merge outputs into state. ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}
+
+/** Haystack raises a RuntimeError here. */
+export class ToolStateMergeError extends Error {
+  override name = "ToolStateMergeError";
 }
 
 /**
@@ -148,16 +164,36 @@ function renderOutput(config: OutputsToString, result: unknown, call: ToolCall, 
   }
 }
 
-/** Strings pass through; with JSON conversion (or for objects, which have no useful String()) JSON. */
-function toText(value: unknown, json: boolean): string {
+/**
+ * Haystack's `_result_to_string`: strings pass through, anything else is `json.dumps(...,
+ * ensure_ascii=False)` with Python's separators (`, ` and `: `), data classes as their `to_dict`;
+ * what JSON cannot hold falls back to its string form. `json` also quotes strings.
+ */
+export function resultToString(value: unknown, json = false): string {
   if (typeof value === "string" && !json) return value;
-  if (value === undefined) return "";
-  if (!json && (value === null || typeof value !== "object")) return String(value);
+  if (value === undefined) return "null";
   try {
-    return JSON.stringify(value) ?? String(value);
+    return pyJson(value, 0);
   } catch {
     return String(value);
   }
+}
+const toText = resultToString;
+
+function pyJson(value: unknown, depth: number): string {
+  if (depth > 100) throw new Error("too deep");
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  if (Array.isArray(value) || value instanceof Set) return `[${[...value].map((x) => pyJson(x, depth + 1)).join(", ")}]`;
+  if (typeof value === "object") {
+    const withToDict = value as { toDict?: () => unknown };
+    if (typeof withToDict.toDict === "function") return pyJson(withToDict.toDict(), depth + 1);
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw new Error("not JSON serializable");
+    return `{${Object.entries(value).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x, depth + 1)}`).join(", ")}}`;
+  }
+  throw new Error("not JSON serializable");
 }
 
 function semaphore(limit: number) {

@@ -282,7 +282,7 @@ test("ToolInvoker: concurrent (max_workers), results and chunks in call order, m
   const { tool_messages, state } = await invoker.run({ messages: [ChatMessage.fromUser("x"), ChatMessage.fromAssistant(null, { toolCalls: calls })], streaming_callback: (c: StreamingChunk) => void chunks.push(c) }, ctx({ name: "tools" }));
   assert.is(peak, 2);
   assert.instance(state, State);
-  assert.equal(tool_messages.map((m) => m.toolCallResult!.result), ['{"waited":30}', '{"waited":5}', '{"waited":20}', '{"waited":1}']);
+  assert.equal(tool_messages.map((m) => m.toolCallResult!.result), ['{"waited": 30}', '{"waited": 5}', '{"waited": 20}', '{"waited": 1}']);
   assert.equal(chunks.slice(0, 4).map((c) => [c.index, c.start, (c.meta.tool_call as { id: string }).id, c.component_info?.name]), [[0, true, "t0", "tools"], [1, true, "t1", "tools"], [2, true, "t2", "tools"], [3, true, "t3", "tools"]]);
   assert.equal([chunks.length, chunks[4]!.finish_reason], [5, "tool_call_results"]);
   assert.equal(await invoker.run({ messages: [ChatMessage.fromUser("no calls")] }, ctx()).then((r) => r.tool_messages), []);

@@ -168,7 +168,7 @@ test("an Agent's ComponentTool loads from Haystack's YAML and runs; the dump kee
   assert.equal(sentTools[0].function.name, "web_search");
   assert.equal(sentTools[0].function.parameters.required, ["query"]);
   const toolMessage = openai.requests.at(-1)!.body.messages.find((m: any) => m.role === "tool");
-  assert.is(toolMessage.content, JSON.stringify(["https://en.wikipedia.org/wiki/Olivia_Wilde", "https://news.example.com/a"]));
+  assert.is(toolMessage.content, '["https://en.wikipedia.org/wiki/Olivia_Wilde", "https://news.example.com/a"]');
   assert.match(written, /\[TOOL CALL\]\nTool: web_search/);
   const dumped = dumpPipelineYaml(pipeline);
   assert.match(dumped, /type: haystack\.tools\.component_tool\.ComponentTool/);
