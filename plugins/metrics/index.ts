@@ -8,7 +8,7 @@
  * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
  * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, RUN_LIMITS, runAborted, StreamedRun, type KernelPlugin } from "svc";
+import { definePlugin, REGISTRY, RUN_LIMITS, runAborted, StreamedRun, type KernelPlugin } from "svc/plugin";
 import { deployTimer } from "./deploy-timer.js";
 import { mcpSessionsOf } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";

@@ -6,7 +6,7 @@
  * mode, the series stay at zero.
  */
 import type { DependencyContainer } from "tsyringe";
-import { token } from "svc";
+import { token } from "svc/plugin";
 
 /** What `svc:mcp` counts, by transport (see `McpSessionCounts` of `svc/mcp`). */
 export interface McpSessionCountsLike {

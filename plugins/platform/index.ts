@@ -11,7 +11,7 @@
  * `svc:object-store` when that plugin is loaded.
  */
 import * as v from "valibot";
-import { OBJECT_STORE, definePlugin, token, type KernelPlugin, type ObjectStore } from "svc";
+import { OBJECT_STORE, definePlugin, token, type KernelPlugin, type ObjectStore } from "svc/plugin";
 import { createObjectStore, objectStoreSettings } from "svc/object-store";
 import { PLATFORM_TOOL_SECOND_NAMES, configureMcpServer } from "./configure.js";
 import type { ToolServerLike } from "./tool-config.js";
