@@ -128,7 +128,7 @@ export class ComponentTool extends Tool {
       return runNested(component, converted, { name, signal: ctx.signal, span: ctx.span, tracer: ctx.tracer });
     };
     const parameters = init.parameters ?? (new.target as typeof ComponentTool).generatedParameters(component, init.inputs_from_state ?? null);
-    super({ name, description: init.description || name, parameters, function: invoke, outputs_to_string: init.outputs_to_string ?? null, inputs_from_state: init.inputs_from_state ?? null, outputs_to_state: init.outputs_to_state ?? null });
+    super({ name, description: init.description || name, parameters, function: invoke, outputs_to_string: init.outputs_to_string ?? null, inputs_from_state: init.inputs_from_state ?? null, outputs_to_state: init.outputs_to_state ?? null, valid_inputs: Object.keys(component.inputSockets), valid_outputs: Object.keys(component.outputSockets) });
     this.component = component;
     this.givenParameters = init.parameters ?? null;
     for (const param of Object.values(init.inputs_from_state ?? {})) {

@@ -12,7 +12,7 @@ import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { PipelineRuntimeError } from "../pipeline/errors.js";
 import { Tool } from "../tool.js";
-import { State, stateSocketSchema, withMessages, type StateSchema } from "./agent-state.js";
+import { State, stateSocketSchema, validateStateSchema, withMessages, type StateSchema } from "./agent-state.js";
 import { ToolInvoker, checkDuplicateTools, runToolCalls } from "./tool-invoker.js";
 
 const agentInitSchema = v.object({
@@ -84,6 +84,7 @@ export class Agent extends Component<AgentParams> {
     }
     const shadowing = Object.keys(p.state_schema).filter((k) => RESERVED_INPUTS.includes(k));
     if (shadowing.length) throw new Error(`Agent: state_schema keys ${shadowing.join(", ")} clash with the Agent's own inputs or outputs.`);
+    validateStateSchema(p.state_schema);
     this.stateSchema = withMessages(p.state_schema);
     // A tool reading or writing a key the state does not have would only fail mid-run.
     for (const t of p.tools) {

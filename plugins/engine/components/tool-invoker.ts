@@ -10,7 +10,7 @@ import type { Span, Tracer } from "svc/plugin";
 import { Component, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage, type ToolCall } from "../dataclasses/chat-message.js";
 import { StreamingChunk, type ComponentInfo, type StreamingCallback } from "../dataclasses/streaming-chunk.js";
-import { Tool, ToolInvocationError } from "../tool.js";
+import { isSingleOutputsToString, Tool, ToolInvocationError, type OutputsToString } from "../tool.js";
 import { State } from "./agent-state.js";
 
 /** The LLM called a tool nobody gave us. */
@@ -70,7 +70,7 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
       return { ok: true, value };
     } catch (cause) {
       span?.end(cause);
-      const error = cause instanceof ToolInvocationError ? cause : new ToolInvocationError(tool.name, `Failed to invoke Tool '${tool.name}'. Error: ${String(cause)}`, { cause });
+      const error = cause instanceof ToolInvocationError ? cause : new ToolInvocationError(tool.name, `Failed to invoke Tool \`${tool.name}\`. Error: ${String(cause)}`, { cause });
       if (o.raiseOnFailure && !firstFailure) {
         firstFailure = error;
         siblings.abort(error);
@@ -110,16 +110,15 @@ function withStateInputs(tool: Tool, args: Record<string, unknown>, state: State
 
 /** Merges the result into state and turns it into the tool message; a failure here is the tool's. */
 function finish(tool: Tool, call: ToolCall, result: unknown, o: RunToolCallsOptions): ChatMessage {
+  mergeIntoState(tool, result, o.state);
   try {
-    const field = (source: string | undefined) => (source === undefined ? result : result && typeof result === "object" ? (result as Record<string, unknown>)[source] : undefined);
-    for (const [key, spec] of Object.entries(tool.outputs_to_state ?? {})) {
-      const value = field(spec.source);
-      if (value !== undefined) o.state.set(key, value, spec.handler);
-    }
-    const conversion = tool.outputs_to_string;
-    const value = field(conversion?.source);
-    const text = conversion?.handler ? conversion.handler(value) : value;
-    return ChatMessage.fromTool(toText(text, o.convertResultToJsonString ?? false), call, false);
+    // As Haystack: only a mapping result feeds the state, and a named source it lacks is skipped.
+    const config = tool.outputs_to_string;
+    const json = o.convertResultToJsonString ?? false;
+    if (!config || isSingleOutputsToString(config)) return ChatMessage.fromTool(toText(renderOutput(config ?? {}, result, call, o), json), call, false);
+    // The multiple-output form: each output rendered to a string, then the mapping as JSON.
+    const rendered = Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, toText(renderOutput(entry as OutputsToString, result, call, o), json)]));
+    return ChatMessage.fromTool(toText(rendered), call, false);
   } catch (cause) {
     const error = new ToolInvocationError(tool.name, `Failed to process the result of Tool '${tool.name}'. Error: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     if (o.raiseOnFailure) throw error;
@@ -127,16 +126,74 @@ function finish(tool: Tool, call: ToolCall, result: unknown, o: RunToolCallsOpti
   }
 }
 
-/** Strings pass through; with JSON conversion (or for objects, which have no useful String()) JSON. */
-function toText(value: unknown, json: boolean): string {
-  if (typeof value === "string" && !json) return value;
-  if (value === undefined) return "";
-  if (!json && (value === null || typeof value !== "object")) return String(value);
+/**
+ * `outputs_to_state`, as Haystack: only a mapping result feeds the state, a named source it lacks
+ * is skipped, and a failing merge always raises (a half-updated state must not go unnoticed).
+ */
+export function mergeIntoState(tool: Tool, result: unknown, state: State): void {
+  if (!result || typeof result !== "object" || Array.isArray(result)) return;
+  const fields = result as Record<string, unknown>;
+  for (const [key, spec] of Object.entries(tool.outputs_to_state ?? {})) {
+    if (spec.source && !(spec.source in fields)) continue;
+    try {
+      state.set(key, spec.source ? fields[spec.source] : result, spec.handler);
+    } catch (error) {
+      throw new ToolStateMergeError(`Tool '${tool.name}': failed to merge outputs into state. ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+}
+
+/** Haystack raises a RuntimeError here. */
+export class ToolStateMergeError extends Error {
+  override name = "ToolStateMergeError";
+}
+
+/**
+ * One output: the `source` field (or the whole result) through the handler. A failing handler
+ * raises with raise_on_failure, else the value is converted as if there were none (Haystack).
+ */
+function renderOutput(config: OutputsToString, result: unknown, call: ToolCall, o: RunToolCallsOptions): unknown {
+  const value = config.source !== undefined && result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>)[config.source] : result;
+  if (!config.handler) return value;
   try {
-    return JSON.stringify(value) ?? String(value);
+    return config.handler(value);
+  } catch (error) {
+    if (o.raiseOnFailure) throw error;
+    console.warn(`Output handler '${config.handler.name || "anonymous"}' for tool '${call.tool_name}' failed, falling back to string conversion. Error: ${error instanceof Error ? error.message : String(error)}`);
+    return value;
+  }
+}
+
+/**
+ * Haystack's `_result_to_string`: strings pass through, anything else is `json.dumps(...,
+ * ensure_ascii=False)` with Python's separators (`, ` and `: `), data classes as their `to_dict`;
+ * what JSON cannot hold falls back to its string form. `json` also quotes strings.
+ */
+export function resultToString(value: unknown, json = false): string {
+  if (typeof value === "string" && !json) return value;
+  if (value === undefined) return "null";
+  try {
+    return pyJson(value, 0);
   } catch {
     return String(value);
   }
+}
+const toText = resultToString;
+
+function pyJson(value: unknown, depth: number): string {
+  if (depth > 100) throw new Error("too deep");
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  if (Array.isArray(value) || value instanceof Set) return `[${[...value].map((x) => pyJson(x, depth + 1)).join(", ")}]`;
+  if (typeof value === "object") {
+    const withToDict = value as { toDict?: () => unknown };
+    if (typeof withToDict.toDict === "function") return pyJson(withToDict.toDict(), depth + 1);
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) throw new Error("not JSON serializable");
+    return `{${Object.entries(value).map(([k, x]) => `${JSON.stringify(k)}: ${pyJson(x, depth + 1)}`).join(", ")}}`;
+  }
+  throw new Error("not JSON serializable");
 }
 
 function semaphore(limit: number) {

@@ -149,7 +149,7 @@ test("a failing tool goes back to the LLM as an error message, or raises when as
   const out = (await agent.run({ messages: berlin }, ctx())) as { messages: ChatMessage[]; last_message: ChatMessage };
   const result = out.messages[2]!.toolCallResult!;
   assert.ok(result.error);
-  assert.match(result.result, /Failed to invoke Tool 'broken'.*the weather service is down/);
+  assert.match(result.result, /Failed to invoke Tool `broken`.*the weather service is down/);
   assert.equal(roles(llm.seen[1]!.messages), ["user", "assistant", "tool"]);
   assert.is(out.last_message.text, "Sorry, no weather today.");
 
@@ -160,7 +160,7 @@ test("a failing tool goes back to the LLM as an error message, or raises when as
   } catch (error) {
     assert.instance(error, PipelineRuntimeError);
     assert.is((error as PipelineRuntimeError).componentName, "helper");
-    assert.match((error as Error).message, /Component name: 'helper'[^]*tool_invoker \(step 1\): Failed to invoke Tool 'broken'/);
+    assert.match((error as Error).message, /Component name: 'helper'[^]*tool_invoker \(step 1\): Failed to invoke Tool `broken`/);
     assert.instance((error as Error).cause, ToolInvocationError);
     assert.is(((error as Error).cause as ToolInvocationError).toolName, "broken");
   }
@@ -173,7 +173,7 @@ test("an unknown tool and invalid arguments become error tool messages; the func
   const [unknown, invalid] = out.messages.slice(2, 4).map((m) => m.toolCallResult!);
   assert.equal([unknown!.error, unknown!.result], [true, "Tool nope not found in the list of tools. Available tools are: get_weather."]);
   assert.ok(invalid!.error);
-  assert.match(invalid!.result, /Tool 'get_weather'.*invalid arguments: arguments\/city must be string/);
+  assert.match(invalid!.result, /Tool `get_weather`.*invalid arguments: arguments\/city must be string/);
   assert.equal(weatherCalls, []);
 
   const strict = new Agent({ chat_generator: new ScriptedChat([{ calls: [{ name: "nope", args: {} }] }]), tools: [getWeather], raise_on_tool_invocation_failure: true });
@@ -282,7 +282,7 @@ test("ToolInvoker: concurrent (max_workers), results and chunks in call order, m
   const { tool_messages, state } = await invoker.run({ messages: [ChatMessage.fromUser("x"), ChatMessage.fromAssistant(null, { toolCalls: calls })], streaming_callback: (c: StreamingChunk) => void chunks.push(c) }, ctx({ name: "tools" }));
   assert.is(peak, 2);
   assert.instance(state, State);
-  assert.equal(tool_messages.map((m) => m.toolCallResult!.result), ['{"waited":30}', '{"waited":5}', '{"waited":20}', '{"waited":1}']);
+  assert.equal(tool_messages.map((m) => m.toolCallResult!.result), ['{"waited": 30}', '{"waited": 5}', '{"waited": 20}', '{"waited": 1}']);
   assert.equal(chunks.slice(0, 4).map((c) => [c.index, c.start, (c.meta.tool_call as { id: string }).id, c.component_info?.name]), [[0, true, "t0", "tools"], [1, true, "t1", "tools"], [2, true, "t2", "tools"], [3, true, "t3", "tools"]]);
   assert.equal([chunks.length, chunks[4]!.finish_reason], [5, "tool_call_results"]);
   assert.equal(await invoker.run({ messages: [ChatMessage.fromUser("no calls")] }, ctx()).then((r) => r.tool_messages), []);
@@ -310,7 +310,7 @@ test("Tool: spec, toDict/fromDict through the registry, unknown functions, bad s
   registry.registerFunction("weather_function", weather_function);
   const dict = {
     type: "haystack.tools.tool.Tool",
-    data: { name: "weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } }, function: "weather_function" },
+    data: { name: "weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } }, function: "weather_function", outputs_to_string: null, inputs_from_state: null, outputs_to_state: null, async_function: null },
   };
   const loaded = Tool.fromDict(dict, registry);
   assert.equal(loaded.toolSpec, { name: "weather", description: "Weather", parameters: dict.data.parameters });
