@@ -45,14 +45,20 @@ export function planPlugins<E extends { readonly plugin: KernelPlugin }>(entries
     first.delete(plugin.name);
     after.set(plugin.name, first);
   }
-  // Stable: the first plugin in config order whose prerequisites are set up goes next.
+  // Config order, each plugin preceded by what it needs that is not set up yet (depth first).
+  const byName = new Map(entries.map((e) => [e.plugin.name, e]));
   const placed = new Set<string>();
+  const visiting: string[] = [];
   const order: E[] = [];
-  while (order.length < entries.length) {
-    const next = entries.find((e) => !placed.has(e.plugin.name) && [...after.get(e.plugin.name)!].every((n) => placed.has(n)));
-    if (!next) throw kernelErrors.pluginCycle(entries.map((e) => e.plugin.name).filter((n) => !placed.has(n)));
-    placed.add(next.plugin.name);
-    order.push(next);
-  }
+  const place = (name: string): void => {
+    if (placed.has(name)) return;
+    if (visiting.includes(name)) throw kernelErrors.pluginCycle(visiting.slice(visiting.indexOf(name)));
+    visiting.push(name);
+    for (const first of after.get(name)!) place(first);
+    visiting.pop();
+    placed.add(name);
+    order.push(byName.get(name)!);
+  };
+  for (const { plugin } of entries) place(plugin.name);
   return order;
 }
