@@ -1,11 +1,52 @@
 /**
- * @module svc: the entry for wrapper authors.
+ * @module `@svc-serve/svc` (also `svc`): the entry for wrapper authors — what a
+ * `pipeline_wrapper.ts` imports. The wrapper base class and its run context, chat messages,
+ * streamed and file results, uploaded files, the errors a wrapper throws, logging and spans, and
+ * the agent-framework and Open WebUI event helpers. Nothing else: plugin authors import
+ * `@svc-serve/svc/plugin`, host applications `@svc-serve/svc/host`. test/boundaries.test.ts keeps
+ * this list at 60 names or fewer; docs/wrappers.md#the-svc-entry lists them.
  */
-export * from "../kernel/index.js";
 export {
+  // The wrapper and what a run gets.
+  BasePipelineWrapper,
+  getLastUserMessage,
+  type ChatMessage,
+  type FileUpload,
+  type InputSchema,
+  type RunContext,
+  // What a run returns besides plain values.
+  FileResult,
+  SseStream,
+  fileResponse,
+  isStreamable,
+  sse,
+  // Uploaded files (multipart `files` and chat attachments).
+  UploadedFile,
+  uploadedFiles,
+  // Errors a wrapper throws: `HttpError(status, message)` answers with that status.
+  HttpError,
+  KernelError,
+  type ErrorType,
+  // Logging and tracing (`ctx.log`, `ctx.span`).
+  Logger,
+  NOOP_TRACER,
+  type LogLevel,
+  type Span,
+  type Tags,
+  type TagValue,
+  type Tracer,
+} from "../kernel/index.js";
+export {
+  // Agent frameworks' results as chunks (the frameworks plugin does this for a returned result).
   chunkSource,
   frameworkItems,
   frameworkResult,
+  type AgentChunk,
+  type AgentItem,
+  type ChunkUsage,
+  type ChunkWriterOptions,
+  type ToolCallDeltaChunk,
+  // Open WebUI events and tool-call rendering.
   createChatCompletionEvent,
   createDetailsTag,
   createMessageEvent,
@@ -16,11 +57,6 @@ export {
   defaultOnToolCallEnd,
   defaultOnToolCallStart,
   isUIEvent,
-  type AgentChunk,
-  type AgentItem,
-  type ChunkUsage,
-  type ChunkWriterOptions,
-  type ToolCallDeltaChunk,
   type DetailsTagOptions,
   type NotificationType,
   type SourceData,

@@ -14,7 +14,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { createKernel, definePlugin, loadPlugins, Logger } from "svc";
+import { createKernel, definePlugin, loadPlugins, Logger } from "svc/plugin";
 import { builtinPlugins } from "../cli/default-plugins.js";
 import { knownSettings } from "../cli/cli-settings.js";
 import { resolveRunConfig } from "../cli/run-settings.js";

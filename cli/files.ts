@@ -6,7 +6,7 @@
 import { openAsBlob } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { mimeTypeOf } from "svc";
+import { mimeTypeOf } from "svc/plugin";
 import { CliError } from "./client.js";
 
 export interface LocalFile {

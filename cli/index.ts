@@ -7,7 +7,7 @@ import "reflect-metadata";
 import cluster from "node:cluster";
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
-import { messageOf } from "svc";
+import { messageOf } from "svc/plugin";
 import { resolveRunConfig, type RunFlags } from "./run-settings.js";
 import { serve } from "./serve.js";
 import { runPrimary } from "./workers.js";

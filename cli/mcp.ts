@@ -6,7 +6,7 @@
  */
 import { ensurePortFree } from "./port-check.js";
 import type { CAC } from "cac";
-import { createKernel, loadPlugins, Logger } from "svc";
+import { createKernel, loadPlugins, Logger } from "svc/plugin";
 import { mcpSettings } from "../plugins/mcp/settings.js";
 import { knownSettings, launcherSettings } from "./cli-settings.js";
 import { UsageError } from "./client.js";

@@ -1,7 +1,7 @@
 /**
  * @module From `svc run`'s flags and the working directory to settings and plugin specs.
  */
-import { loadSettings, readConfigFile, readDotEnv, type ConfigFile, type PluginSpec, type SettingFields, type SettingSources, type SettingValues } from "svc";
+import { loadSettings, readConfigFile, readDotEnv, type ConfigFile, type PluginSpec, type SettingFields, type SettingSources, type SettingValues } from "svc/plugin";
 import { launcherSettings, type LauncherSettings } from "./cli-settings.js";
 import { defaultPluginSpecs } from "./default-plugins.js";
 

@@ -2,7 +2,7 @@
  * @module Graceful shutdown of a serving command: the first SIGINT/SIGTERM (or another trigger,
  * such as stdin closing) runs `close` and exits 0; a second signal exits at once.
  */
-import type { Logger } from "svc";
+import type { Logger } from "svc/plugin";
 
 export function shutdownOnSignals(log: Logger, close: () => Promise<void>, details?: Record<string, unknown>): (reason: string) => void {
   let stopping = false;

@@ -6,7 +6,7 @@
  * (and a replaced worker starts with the current pipelines).
  */
 import cluster, { type Worker } from "node:cluster";
-import { Logger, WORKERS_STATE_ENV, WorkersManifest, type Settings } from "svc";
+import { Logger, WORKERS_STATE_ENV, WorkersManifest, type Settings } from "svc/plugin";
 
 export function runPrimary(settings: Settings): void {
   const log = Logger.create(settings.logLevel, settings.logFormat);

@@ -2,9 +2,12 @@
  * @module `@svc-serve/svc/host`: what a host application needs to serve pipelines from its own
  * server. `createKernel` boots the kernel and deploys the pipelines folder before it resolves (as
  * `svc run` does before listening); `defaultPlugins()` is the plugin set `svc run` loads; every
- * built-in plugin is exported to add more (`mcpPlugin()`, `authPlugin()`, …).
+ * built-in plugin is exported to add more (`mcpPlugin()`, `authPlugin()`, …); `createContainer`,
+ * the access tokens and `requestState` let the host replace dependencies and mark its own
+ * operators. Plugins import `@svc-serve/svc/plugin`; wrappers `@svc-serve/svc`. docs/install.md
+ * lists this entry's names.
  */
-import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry, type PluginModule } from "svc";
+import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry, type PluginModule } from "svc/plugin";
 import { loadLauncherSettings } from "../cli/cli-settings.js";
 import { defaultPluginSpecs } from "../cli/default-plugins.js";
 import authPlugin from "../plugins/auth/index.js";
@@ -24,7 +27,22 @@ import platformPlugin from "../plugins/platform/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import tracingPlugin from "../plugins/tracing/index.js";
 
-export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc";
+export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc/plugin";
+// What a host replaces or marks before a request reaches svc: dependencies in the container it
+// passes to createKernel (e.g. who may read traces), and the request's principal.
+export {
+  createContainer,
+  requestState,
+  allow,
+  deny,
+  ADMIN_ACCESS,
+  RUN_ACCESS,
+  TRACE_ACCESS,
+  type AccessPolicy,
+  type AccessRequest,
+  type DependencyContainer,
+  type RequestState,
+} from "svc/plugin";
 export {
   authPlugin,
   chatUiPlugin,

@@ -1,5 +1,9 @@
 /**
- * @module svc: the kernel's public entry. Plugins, wrappers and hosts import from here only.
+ * @module `@svc-serve/svc/plugin` (also `svc/plugin`): the kernel's entry for plugin authors —
+ * `definePlugin`, `PluginApi`, hook points and their types, DI tokens, settings, the HTTP layer's
+ * helpers and the kernel's services. Plugins, the CLI and the host import kernel names from here
+ * only (test/boundaries.test.ts); wrappers import the smaller `@svc-serve/svc` (api/index.ts).
+ * docs/entries.md lists the names by group.
  */
 import "reflect-metadata";
 

@@ -3,7 +3,7 @@
  * `run` interceptor, and declares a setting. Build it (`npm run build`) and load it with
  * `svc run --plugin <this folder>`, or load the source: `svc run --plugin ./index.ts`.
  */
-import { definePlugin, type KernelPlugin } from "@svc-serve/svc";
+import { definePlugin, type KernelPlugin } from "@svc-serve/svc/plugin";
 import { TemplateOptionsSchema, type TemplateOptions } from "./options.js";
 import { RunStats } from "./run-stats.js";
 import { registerRoutes } from "./routes.js";

@@ -2,7 +2,7 @@
  * @module The template's HTTP routes.
  */
 import * as v from "valibot";
-import type { PluginApi } from "@svc-serve/svc";
+import type { PluginApi } from "@svc-serve/svc/plugin";
 import type { TemplateOptions } from "./options.js";
 import type { RunStats } from "./run-stats.js";
 import type { templateSettings } from "./settings.js";

@@ -1,7 +1,7 @@
 /**
  * @module A `run` interceptor that counts pipeline invocations and failures and times them.
  */
-import type { Interceptor, RunCall } from "@svc-serve/svc";
+import type { Interceptor, RunCall } from "@svc-serve/svc/plugin";
 
 export interface PipelineStats {
   runs: number;

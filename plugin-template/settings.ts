@@ -3,7 +3,7 @@
  * config file > defaults), validates them with the schema and lists them in its docs table; a
  * bad value stops startup with the variable, its source and what it accepts named.
  */
-import { setting, settingTypes } from "@svc-serve/svc";
+import { setting, settingTypes } from "@svc-serve/svc/plugin";
 
 export const templateSettings = {
   templateMaxEchoLength: setting(settingTypes.integer(1, 1_000_000), {

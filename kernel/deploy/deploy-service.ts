@@ -78,7 +78,9 @@ export class DeployService {
     private readonly reserved: () => ReadonlySet<string> = () => new Set(),
   ) {
     this.files = new PipelineFiles(pipelinesDir);
-    this.startup = new StartupLoads(pipelinesDir);
+    this.startup = new StartupLoads(pipelinesDir, (reason) =>
+      log.warn(`The pipelines directory is read-only (${reason}): pipelines load without the crash guard, and deploys through the API will fail.`),
+    );
   }
 
   /** Pipelines not deployed because loading them took the process down on starts in a row. */

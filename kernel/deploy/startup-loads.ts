@@ -42,7 +42,14 @@ export class StartupLoads {
   /** Per name: the manifest version the last crashed start was loading. */
   private readonly versions = new Map<string, number>();
 
-  constructor(private readonly root: string) {}
+  /** False once the directory turned out read-only: starts then load without the crash guard. */
+  private guarded = true;
+
+  constructor(
+    private readonly root: string,
+    /** Told once when the directory is read-only (a container's `:ro` volume is a normal set-up). */
+    private readonly onReadOnly: (reason: string) => void = () => undefined,
+  ) {}
 
   /** Reads what earlier starts left; returns the names quarantined by this reading. */
   async recover(): Promise<string[]> {
@@ -86,13 +93,21 @@ export class StartupLoads {
 
   /** This start is about to load `name` (the cluster manifest's `version` of it, if any). */
   async begin(name: string, version?: number): Promise<void> {
-    await writeFile(this.loadingMarker(name), JSON.stringify({ crashes: this.crashes.get(name) ?? 0, version }) + "\n");
+    if (!this.guarded) return;
+    try {
+      await writeFile(this.loadingMarker(name), JSON.stringify({ crashes: this.crashes.get(name) ?? 0, version }) + "\n");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EACCES" && code !== "EPERM" && code !== "EROFS") throw error;
+      this.guarded = false;
+      this.onReadOnly(`${code} writing in ${this.root}`);
+    }
   }
 
   /** The load of `name` returned: this start did not die on it. */
   async end(name: string): Promise<void> {
     this.crashes.delete(name);
-    await rm(this.loadingMarker(name), { force: true });
+    if (this.guarded) await rm(this.loadingMarker(name), { force: true });
   }
 
   /** `name` was deployed again (and loaded): it is no longer quarantined. */

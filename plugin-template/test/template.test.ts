@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
-import { createKernel, KernelError, Logger, mergeSettings, withSettingsTable, type KernelOptions } from "@svc-serve/svc";
+import { createKernel, KernelError, Logger, mergeSettings, withSettingsTable, type KernelOptions } from "@svc-serve/svc/plugin";
 import templatePlugin, { templateSettings } from "../index.js";
 import { literal, packageName, templateRoot } from "./template-files.js";
 

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { bearerToken } from "svc";
+import { bearerToken } from "svc/plugin";
 
 /** What a key may do: run pipelines, deploy and undeploy (admin), read traces and metrics. */
 export const KEY_SCOPES = ["run", "admin", "traces"] as const;

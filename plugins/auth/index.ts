@@ -5,7 +5,7 @@
  * `run` hook too, for transports that learn the pipeline only from the body (chat completions,
  * Responses, MCP tool calls).
  */
-import { HttpError, definePlugin, kernelErrors, type KernelPlugin } from "svc";
+import { HttpError, definePlugin, kernelErrors, type KernelPlugin } from "svc/plugin";
 import { findKey, presentedKey } from "./api-keys.js";
 import { KeyFile } from "./key-file.js";
 import { decide, pipelineRefusal, principalOf } from "./policy.js";

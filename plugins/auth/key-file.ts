@@ -11,7 +11,7 @@ import { readFile, writeFile, rename, stat } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 import * as v from "valibot";
 import YAML from "yaml";
-import { formatIssues, type Logger } from "svc";
+import { formatIssues, type Logger } from "svc/plugin";
 import { KEY_SCOPES, type ApiKey } from "./api-keys.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;

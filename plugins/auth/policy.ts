@@ -7,7 +7,7 @@
  * - `docs` (the OpenAPI document and pages): any valid key, when docs are protected.
  * No key → 401, an unknown key → 401, a key without the scope or the pipeline → 403.
  */
-import { allow, deny, type AccessDecision, type AccessScope, type Principal } from "svc";
+import { allow, deny, type AccessDecision, type AccessScope, type Principal } from "svc/plugin";
 import type { ApiKey, KeyScope } from "./api-keys.js";
 
 export interface KeyPolicyOptions {

@@ -6,7 +6,7 @@
  * the installed `marked` and `dompurify` packages; nothing comes from a CDN and nothing is built.
  * `svc run` loads it with `--with-chat-ui` (`SERVICE_CHAT_UI_ENABLED`).
  */
-import { definePlugin, type KernelPlugin } from "svc";
+import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { registerChatUi } from "./routes.js";
 import { chatUiSettings } from "./settings.js";
 

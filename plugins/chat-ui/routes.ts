@@ -7,9 +7,9 @@
 import type { ServerResponse } from "node:http";
 import type { Middleware } from "polka";
 import sirv from "sirv";
-import type { PluginApi, RequestContext } from "svc";
+import type { PluginApi, RequestContext } from "svc/plugin";
 import type { chatUiSettings } from "./settings.js";
-import { HttpError } from "svc";
+import { HttpError } from "svc/plugin";
 import { CHAT_UI_CSP, chatPage } from "./page.js";
 import { staticDir } from "./static-dir.js";
 import { VendorAssets } from "./vendor.js";

@@ -5,7 +5,7 @@
  * a plain object of outputs (only some of them for a router).
  */
 import * as v from "valibot";
-import type { Logger, Span, Tracer } from "svc";
+import type { Logger, Span, Tracer } from "svc/plugin";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import { typeRefOf, type TypeRef } from "./type-ref.js";
 import { callableName } from "./callable-names.js";

@@ -3,7 +3,7 @@
  * the component registry under ENGINE_REGISTRY (other plugins register their components there) and
  * handles `yaml` deploys.
  */
-import { definePlugin, yamlStaging, type KernelPlugin } from "svc";
+import { definePlugin, yamlStaging, type KernelPlugin } from "svc/plugin";
 import { createRegistry } from "./builtins.js";
 import { ENGINE_REGISTRY } from "./engine-token.js";
 import { loadYamlDeploy } from "./yaml-deploy.js";

@@ -5,7 +5,7 @@
  * plugin is loaded. `engineIntegration` builds such a plugin from a list of types; a plugin that
  * does more calls `registry.registerIntegration` itself and keeps the returned unregister function.
  */
-import { definePlugin, type KernelPlugin, type PluginApi } from "svc";
+import { definePlugin, type KernelPlugin, type PluginApi } from "svc/plugin";
 import { ENGINE_REGISTRY } from "./engine-token.js";
 import type { EngineIntegrationTypes } from "./registry.js";
 

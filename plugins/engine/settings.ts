@@ -1,7 +1,7 @@
 /**
  * @module The settings svc:engine declares; the kernel merges them into its table when the plugin is loaded.
  */
-import { setting, settingTypes } from "svc";
+import { setting, settingTypes } from "svc/plugin";
 
 const { boolean, choice } = settingTypes;
 

@@ -4,7 +4,7 @@
  * tool results and reasoning into extra items (strings or UI events) yielded before the chunk,
  * and `onPipelineEnd(result)` may add a last text. Stopping the iteration aborts the run.
  */
-import { NOOP_TRACER, signalSpan, signalTracer } from "svc";
+import { NOOP_TRACER, signalSpan, signalTracer } from "svc/plugin";
 import { Component } from "./component.js";
 import { StreamingChunk } from "./dataclasses/streaming-chunk.js";
 import { parseArguments } from "./dataclasses/chat-message.js";

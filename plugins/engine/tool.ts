@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
-import { messageOf, type Span, type Tracer } from "svc";
+import { messageOf, type Span, type Tracer } from "svc/plugin";
 import type { StreamingCallback } from "./dataclasses/streaming-chunk.js";
 import type { EngineRegistry, NamedFunction } from "./registry.js";
 import { callableName } from "./callable-names.js";

@@ -8,7 +8,7 @@
  * An input whose target takes ByteStreams (`sources`) is filled from uploaded files (yaml-uploads.ts).
  */
 import * as v from "valibot";
-import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc";
+import { HttpError, messageOf, type DeploySourceRequest, type LoadedPipeline, type RunContext, type Tracer } from "svc/plugin";
 import { PipelineError } from "./pipeline/errors.js";
 import type { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";

@@ -6,7 +6,7 @@
  * the filename's extension, so that a FileTypeRouter can route it.
  */
 import * as v from "valibot";
-import { HttpError, UploadedFile } from "svc";
+import { HttpError, UploadedFile } from "svc/plugin";
 import { guessMimeType } from "./components/converter-sources.js";
 import { ByteStream } from "./dataclasses/document.js";
 import type { InputSocket } from "./component.js";

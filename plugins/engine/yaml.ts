@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import YAML, { type Tags } from "yaml";
-import { DEFAULT_MAX_YAML_ENTRIES, HttpError, formatIssues, messageOf, parseYamlText } from "svc";
+import { DEFAULT_MAX_YAML_ENTRIES, HttpError, formatIssues, messageOf, parseYamlText } from "svc/plugin";
 import { Secret } from "./dataclasses/secret.js";
 import { PipelineError } from "./pipeline/errors.js";
 import { Pipeline } from "./pipeline/pipeline.js";

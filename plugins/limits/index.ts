@@ -5,7 +5,7 @@
  * (SERVICE_DEFAULT_MAX_CONCURRENCY, SERVICE_DEFAULT_TIMEOUT_SECONDS; 0 means none); calls waiting
  * for a slot are bounded by SERVICE_MAX_QUEUE. The state is offered as `RUN_LIMITS` (for metrics).
  */
-import { REGISTRY, definePlugin, type KernelPlugin } from "svc";
+import { REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
 import { RunLimiter } from "./limits-interceptor.js";
 import { limitsSettings } from "./settings.js";
 import { RUN_LIMITS } from "./run-limits-token.js";

@@ -1,5 +1,5 @@
 /** @module The RUN_LIMITS token: what svc:limits provides for readers of its state (metrics). */
-import { token } from "svc";
+import { token } from "svc/plugin";
 
 /** One pipeline's run limits at work: runs and calls waiting now, calls refused (429) and timed out (504) so far. */
 export interface PipelineLimitStatus {

@@ -1,7 +1,7 @@
 /**
  * @module svc:management: deploy, undeploy and status over HTTP, on the kernel's deploy service.
  */
-import { DEPLOYER, REGISTRY, definePlugin, type KernelPlugin } from "svc";
+import { DEPLOYER, REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
 import { registerRoutes } from "./routes.js";
 
 export default function managementPlugin(): KernelPlugin {

@@ -2,7 +2,7 @@
  * @module The management endpoints: deploy (JSON, multipart, YAML), undeploy and status.
  */
 import type * as v from "valibot";
-import { HttpError, bodyLimits, deployErrors, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc";
+import { HttpError, bodyLimits, deployErrors, filesDeployRequest, type DeployRequest, type DeployService, type PipelineRegistry, type PluginApi } from "svc/plugin";
 import { ActionResponse, DeployFilesBody, DeployYamlBody, StatusAllResponse, StatusOneResponse, formBoolean, formLimits } from "./schemas.js";
 
 const tags = ["management"];

@@ -13,7 +13,7 @@ import {
   bodyLimits,
   parseOr400,
   type RunLimits,
-} from "svc";
+} from "svc/plugin";
 
 export { DeployFilesBody };
 

@@ -2,7 +2,7 @@
  * @module The endpoint options that come from settings (`SERVICE_MCP_*`), shared by the plugin and
  * by `ToolServer.run`.
  */
-import type { SettingValues } from "svc";
+import type { SettingValues } from "svc/plugin";
 import type { mcpSettings } from "./settings.js";
 import type { McpEndpointOptions } from "./endpoints.js";
 

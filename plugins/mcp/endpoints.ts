@@ -10,7 +10,7 @@ import type { ServerResponse } from "node:http";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { PluginApi, RequestContext } from "svc";
+import type { PluginApi, RequestContext } from "svc/plugin";
 import { SessionTable, type Session } from "./sessions.js";
 import { answerToolCall, directToolCall } from "./direct-tool-call.js";
 import { HttpRefusal, StatelessTransport } from "./stateless-transport.js";

@@ -4,7 +4,7 @@
  * stdio. Also the public `svc/mcp` entry: `ToolServer`, a reusable tool server on the SDK's
  * low-level `Server` that other plugins (the platform tools) register on.
  */
-import { DEPLOYER, REGISTRY, ROUTES, definePlugin, packageVersion, token, type KernelPlugin } from "svc";
+import { DEPLOYER, REGISTRY, ROUTES, definePlugin, packageVersion, token, type KernelPlugin } from "svc/plugin";
 import { McpEndpoints } from "./endpoints.js";
 import { endpointOptions } from "./endpoint-options.js";
 import { MANAGEMENT_TOOLS, addManagementTools } from "./management-tools.js";

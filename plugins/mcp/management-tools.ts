@@ -4,7 +4,7 @@
  * the pipeline tools; `SERVICE_MCP_MANAGEMENT_TOOLS=false` leaves them out.
  */
 import * as v from "valibot";
-import { DeployFilesBody, HttpError, filesDeployRequest, type DeployService, type PipelineRegistry } from "svc";
+import { DeployFilesBody, HttpError, filesDeployRequest, type DeployService, type PipelineRegistry } from "svc/plugin";
 import type { ToolServer } from "./tool-server.js";
 import { ToolError } from "./tool-result.js";
 

@@ -6,7 +6,7 @@
  * pipelines, pipelines without `runApi`, pipelines that take file uploads (MCP carries no files),
  * and names a core tool already uses.
  */
-import { HttpError, messageOf, type DeployedPipeline, type PipelineRegistry, type PluginApi } from "svc";
+import { HttpError, messageOf, type DeployedPipeline, type PipelineRegistry, type PluginApi } from "svc/plugin";
 import type { ToolContext, ToolServer } from "./tool-server.js";
 import { ToolError } from "./tool-result.js";
 import { pipelineToolResult } from "./run-result.js";

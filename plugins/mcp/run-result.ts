@@ -6,7 +6,7 @@
  * (text or JSON).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { FileResult, Invocation, Logger } from "svc";
+import type { FileResult, Invocation, Logger } from "svc/plugin";
 
 export async function pipelineToolResult(invocation: Invocation, log: Logger): Promise<unknown> {
   const file = invocation.file;

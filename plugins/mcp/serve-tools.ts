@@ -5,7 +5,7 @@
  * tools print to stdout would corrupt the protocol: log to stderr).
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createKernel, definePlugin, type Logger, type SettingKey } from "svc";
+import { createKernel, definePlugin, type Logger, type SettingKey } from "svc/plugin";
 import { mcpSettings } from "./settings.js";
 import { McpEndpoints } from "./endpoints.js";
 import { endpointOptions } from "./endpoint-options.js";

@@ -6,7 +6,7 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Logger } from "svc";
+import type { Logger } from "svc/plugin";
 
 /** The session-carrying transports (stateless Streamable HTTP requests open no session). */
 export type SessionTransport = "streamable-http" | "sse";

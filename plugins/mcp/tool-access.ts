@@ -4,7 +4,7 @@
  * pipeline, any other tool `run`. A local process over stdio is the operator itself.
  */
 import type { IncomingMessage } from "node:http";
-import type { PipelineRegistry, PluginApi } from "svc";
+import type { PipelineRegistry, PluginApi } from "svc/plugin";
 import { MANAGEMENT_TOOLS } from "./management-tools.js";
 import type { ToolAccess } from "./tool-server.js";
 

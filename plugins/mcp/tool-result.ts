@@ -4,7 +4,7 @@
  * that names the tool and the cause (the stack only when tracebacks are shown).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { messageOf } from "svc";
+import { messageOf } from "svc/plugin";
 
 export function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };

@@ -6,7 +6,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { formatIssues } from "svc";
+import { formatIssues } from "svc/plugin";
 import * as v from "valibot";
 
 export type JsonSchemaObject = { type: "object"; properties?: Record<string, object>; required?: string[]; [key: string]: unknown };

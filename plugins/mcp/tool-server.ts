@@ -10,7 +10,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { Logger, NOOP_TRACER, remoteParentOf, type Span, type Tracer } from "svc";
+import { Logger, NOOP_TRACER, remoteParentOf, type Span, type Tracer } from "svc/plugin";
 import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
 import { errorResult, textResult, toToolResult } from "./tool-result.js";
 import { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";

@@ -8,7 +8,7 @@
  * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
  * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, runAborted, StreamedRun, type KernelPlugin } from "svc";
+import { definePlugin, REGISTRY, runAborted, StreamedRun, type KernelPlugin } from "svc/plugin";
 import { RUN_LIMITS } from "svc/limits";
 import { deployTimer } from "./deploy-timer.js";
 import { MCP_SESSIONS } from "./mcp-sessions.js";

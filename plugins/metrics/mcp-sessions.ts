@@ -5,7 +5,7 @@
  * of start-up on a busy machine) into every `svc run` that has metrics but no MCP server.
  * Without `svc:mcp` the series stay at zero.
  */
-import { token } from "svc";
+import { token } from "svc/plugin";
 
 /** What `svc:mcp` counts, by transport (see `McpSessionCounts` of `svc/mcp`). */
 export interface McpSessionCountsLike {

@@ -5,7 +5,7 @@
  * `EXECUTION_INDEX` by the host, else Redis when `SERVICE_MONITORING_REDIS_URL` (or the cluster's
  * `SERVICE_CLUSTER_REDIS_URL`) is set (shared by workers and instances, kept across restarts), else memory.
  */
-import { EXECUTION_INDEX, definePlugin, type ExecutionIndex, type KernelPlugin } from "svc";
+import { EXECUTION_INDEX, definePlugin, type ExecutionIndex, type KernelPlugin } from "svc/plugin";
 import { MemoryExecutionIndex, type RetentionOptions } from "./memory-index.js";
 import { ExecutionRecorder } from "./recorder.js";
 import { RedisExecutionIndex } from "./redis-index.js";

@@ -8,7 +8,7 @@
  * A record lives long enough to be copied by the garbage collector, so the index keeps nothing per
  * record but the record itself: no wrapper object, no map entry, the write times unboxed.
  */
-import type { ExecutionIndex, ExecutionPage, ExecutionQuery, ExecutionRecord } from "svc";
+import type { ExecutionIndex, ExecutionPage, ExecutionQuery, ExecutionRecord } from "svc/plugin";
 
 export interface RetentionOptions {
   maxRecords: number;

@@ -6,7 +6,7 @@
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
-import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc";
+import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc/plugin";
 import { isoTime, newExecutionId } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";

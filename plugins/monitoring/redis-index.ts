@@ -8,7 +8,7 @@
  * 503 instead of hanging. Runs of a process that stopped sending heartbeats are marked failed by
  * the others (`run-owners.ts`).
  */
-import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, HttpError, messageOf, parseRedisTarget, redisClientOf, RedisWatch, type ExecutionIndex, type ExecutionPage, type ExecutionQuery, type ExecutionRecord, type Keyv, type Logger } from "svc";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, HttpError, messageOf, parseRedisTarget, redisClientOf, RedisWatch, type ExecutionIndex, type ExecutionPage, type ExecutionQuery, type ExecutionRecord, type Keyv, type Logger } from "svc/plugin";
 import { hostname } from "node:os";
 import { matches, type RetentionOptions } from "./memory-index.js";
 import { RunOwners } from "./run-owners.js";

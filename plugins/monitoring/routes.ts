@@ -4,7 +4,7 @@
  * (scope `traces`). Bad query values are a 400 naming the parameter; an unknown id a 404.
  */
 import * as v from "valibot";
-import { EXECUTION_STATUSES, HttpError, parseOr400, type ExecutionIndex, type PluginApi } from "svc";
+import { EXECUTION_STATUSES, HttpError, parseOr400, type ExecutionIndex, type PluginApi } from "svc/plugin";
 import { EXECUTION_ID, decodeCursor, encodeCursor } from "./execution-id.js";
 
 export const DEFAULT_LIMIT = 25;

@@ -7,7 +7,7 @@
  * marks that owner's running runs failed. Scores use the Redis clock, so host clocks may differ.
  */
 import { randomUUID } from "node:crypto";
-import type { ExecutionRecord, Keyv, Logger } from "svc";
+import type { ExecutionRecord, Keyv, Logger } from "svc/plugin";
 import { isoTime } from "./execution-id.js";
 
 export interface RunOwnersOptions {

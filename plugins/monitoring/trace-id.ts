@@ -5,7 +5,7 @@
  * searched part by part. Without ids from a tracer, a run whose request carries a valid W3C
  * `traceparent` is recorded under the caller's trace id; otherwise null.
  */
-import { remoteParentOf, type RunCall, type Span } from "svc";
+import { remoteParentOf, type RunCall, type Span } from "svc/plugin";
 
 /** The trace a run belongs to: its span's, else the caller's `traceparent`'s. */
 export function runTraceId(call: RunCall): string | null {

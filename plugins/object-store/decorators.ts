@@ -5,7 +5,7 @@
  * value before the call; `explorableAndReferenceable` does both.
  */
 import * as v from "valibot";
-import type { ObjectStore } from "svc";
+import type { ObjectStore } from "svc/plugin";
 import { acceptsString, expectedType, fit, quoteValue } from "./coerce.js";
 import { Explorer, ExplorerError } from "./explorer.js";
 import { isReference } from "./reference.js";

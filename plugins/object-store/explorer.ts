@@ -3,7 +3,7 @@
  * part of a large result it needs. Ids may be given bare (`obj_001`), as a reference (`@obj_001`)
  * or as a reference with a path (`@obj_001.items`), which is joined in front of `path`.
  */
-import type { ObjectStore } from "svc";
+import type { ObjectStore } from "svc/plugin";
 import { PathSyntaxError, forbiddenSegment, joinPaths, navigate, parsePath } from "./paths.js";
 import { parseReference } from "./reference.js";
 import { render, sizeOf, typeName, type RenderLimits } from "./render.js";

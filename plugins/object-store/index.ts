@@ -7,7 +7,7 @@
  * `OBJECT_STORE_REDIS_URL` and `OBJECT_STORE_TTL` (or its options), and closes it on shutdown.
  */
 import * as v from "valibot";
-import { OBJECT_STORE, definePlugin, type KernelPlugin, type ObjectStore as Store } from "svc";
+import { OBJECT_STORE, definePlugin, type KernelPlugin, type ObjectStore as Store } from "svc/plugin";
 import { createObjectStore, OBJECT_STORE_BACKENDS } from "./initialize.js";
 import { objectStoreSettings } from "./settings.js";
 
@@ -73,5 +73,5 @@ export {
   type ToolDecorator,
 } from "./decorators.js";
 export { ToolError, errorResult, isErrorResult, descriptionOf, type ToolDefinition, type Parameters, type ParameterSchema } from "./tool-definition.js";
-export type { ObjectStoreBackend } from "svc";
+export type { ObjectStoreBackend } from "svc/plugin";
 export { objectStoreSettings } from "./settings.js";

@@ -6,7 +6,7 @@
  */
 import { MemoryBackend } from "./memory-backend.js";
 import { DEFAULT_TTL_SECONDS, ObjectStore } from "./object-store.js";
-import type { Logger } from "svc";
+import type { Logger } from "svc/plugin";
 import { connectRedisBackend } from "./redis-backend.js";
 
 export const OBJECT_STORE_BACKENDS = ["memory", "redis"] as const;

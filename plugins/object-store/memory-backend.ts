@@ -4,7 +4,7 @@
  * is read.
  */
 import { Keyv } from "keyv";
-import type { ObjectStoreBackend } from "svc";
+import type { ObjectStoreBackend } from "svc/plugin";
 
 export class MemoryBackend implements ObjectStoreBackend {
   readonly kind = "memory";

@@ -2,7 +2,7 @@
  * @module The JSON object store over a backend. Values are serialised once on `put` (sets and
  * maps become arrays and objects, dates ISO strings) and come back as plain JSON data.
  */
-import type { ObjectStore as ObjectStoreProtocol, ObjectStoreBackend } from "svc";
+import type { ObjectStore as ObjectStoreProtocol, ObjectStoreBackend } from "svc/plugin";
 
 export const DEFAULT_TTL_SECONDS = 600;
 

@@ -8,7 +8,7 @@
  * call has a deadline (`SERVICE_REDIS_TIMEOUT`): a paused Redis fails a tool call, never hangs it.
  */
 import { randomUUID } from "node:crypto";
-import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, withDeadline, type Keyv, type Logger, type ObjectStoreBackend } from "svc/plugin";
 
 export const REDIS_NAMESPACE = "svc-objects";
 

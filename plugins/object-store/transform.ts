@@ -6,7 +6,7 @@
  * WebAssembly (`jq-wasm`), loaded on first use.
  */
 import { stringify as toYaml } from "yaml";
-import { parseYamlText } from "svc";
+import { parseYamlText } from "svc/plugin";
 import { ExplorerError, type Explorer } from "./explorer.js";
 import { typeName } from "./render.js";
 

@@ -6,7 +6,7 @@
  * item's `usage` or `meta.usage`.
  */
 import { randomUUID } from "node:crypto";
-import { streamItemText } from "svc";
+import { streamItemText } from "svc/plugin";
 
 /** Chat deltas never meet a UI event here (it is handled before), so nothing is warned about. */
 const ignore = (): void => undefined;

@@ -10,7 +10,7 @@
  * logged and sent as one `data: {"error": {...}}` event (which the OpenAI SDKs raise as an
  * APIError carrying the message), and the stream ends without `data: [DONE]`.
  */
-import { ABORTED, HttpError, SHUTDOWN_MESSAGE, TIMED_OUT, errorBody, pipelineFailure, type Invocation, type RequestContext, type SseWriter } from "svc";
+import { ABORTED, HttpError, SHUTDOWN_MESSAGE, TIMED_OUT, errorBody, pipelineFailure, type Invocation, type RequestContext, type SseWriter } from "svc/plugin";
 import { ChunkBuilder, MessageAccumulator, isChatCompletion, isChatCompletionChunk, type ChatStreamItem } from "./chat-chunks.js";
 
 export interface ChatAnswerOptions {

@@ -5,7 +5,7 @@
  * or `messages` is a 400; an unknown model 404; a pipeline without the method 501; a wrapper
  * failure 500 `Pipeline execution failed: …`. Files the messages refer to reach it as `ctx.files`.
  */
-import type { PluginApi, RequestContext } from "svc";
+import type { PluginApi, RequestContext } from "svc/plugin";
 import { completeChat, streamChat, type ChatAnswerOptions } from "./chat-stream.js";
 import { chatFileRefs, resolveFiles } from "./file-parts.js";
 import type { FileStore } from "./file-store.js";

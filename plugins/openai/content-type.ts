@@ -3,7 +3,7 @@
  * nothing (clients send `application/octet-stream` for a file read from disk), one guessed from
  * the name's extension, so a wrapper can tell a text file from a PDF.
  */
-import { mimeTypeOf } from "svc";
+import { mimeTypeOf } from "svc/plugin";
 
 const UNSPECIFIC = new Set(["", "application/octet-stream", "binary/octet-stream"]);
 

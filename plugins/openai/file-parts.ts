@@ -6,7 +6,7 @@
  * or expired, or uploaded by another API key); `file_data` is a base64 data URL (or bare base64). Each file id counts once, in the
  * order of first mention. Other parts (`file_url`, images) are left to the wrapper, in the request.
  */
-import { HttpError, UploadedFile, extensionOf, ownedBy, type Principal } from "svc";
+import { HttpError, UploadedFile, extensionOf, ownedBy, type Principal } from "svc/plugin";
 import { contentTypeOf } from "./content-type.js";
 import type { FileStore } from "./file-store.js";
 import { noSuchFile } from "./files.js";

@@ -5,7 +5,7 @@
  * so the store needs no timer.
  */
 import { randomBytes } from "node:crypto";
-import { HttpError } from "svc";
+import { HttpError } from "svc/plugin";
 
 /** What the store knows of a file; the wire form is `fileObject(record)`. */
 export interface FileRecord {

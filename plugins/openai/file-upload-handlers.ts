@@ -18,7 +18,7 @@ import {
   type PipelineRegistry,
   type PluginApi,
   type RequestContext,
-} from "svc";
+} from "svc/plugin";
 
 type UploadingWrapper = Required<Pick<BasePipelineWrapper, "runFileUpload">>;
 

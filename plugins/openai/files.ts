@@ -10,7 +10,7 @@
  */
 import { basename } from "node:path";
 import * as v from "valibot";
-import { HttpError, OBJECT_STORE, ownedBy, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc";
+import { HttpError, OBJECT_STORE, ownedBy, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc/plugin";
 import { MemoryFileStore, fileObject, type FileStore } from "./file-store.js";
 import { ObjectFileStore } from "./object-file-store.js";
 import { contentTypeOf } from "./content-type.js";

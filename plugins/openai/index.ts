@@ -5,7 +5,7 @@
  * chat and Responses requests refer to (`ctx.files`). Every call goes through the kernel's `run`
  * hook with transport `openai`, every streamed chunk through its `stream` hook.
  */
-import { OBJECT_STORE, REGISTRY, definePlugin, type KernelPlugin } from "svc";
+import { OBJECT_STORE, REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
 import { FileUploadHandlers } from "./file-upload-handlers.js";
 import { registerChatRoutes } from "./chat.js";
 import { FILE_STORE, fileStoreOf, registerFileRoutes } from "./files.js";

@@ -4,7 +4,7 @@
  * I/O); `created` is the deploy time. A caller limited to some pipelines (an API key with a
  * pipeline list) sees only those.
  */
-import { REGISTRY, type PluginApi, type RequestContext } from "svc";
+import { REGISTRY, type PluginApi, type RequestContext } from "svc/plugin";
 import { ModelList } from "./schemas.js";
 
 export function registerModelRoutes(kernel: PluginApi): void {

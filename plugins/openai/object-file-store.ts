@@ -5,7 +5,7 @@
  * and delete rewrites; a file's own entry is the truth, so an index entry lost to two processes
  * writing at once only hides that file from `GET /v1/files`, never from chats.
  */
-import type { ObjectStore } from "svc";
+import type { ObjectStore } from "svc/plugin";
 import { isExpired, newRecord, type FileRecord, type FileStore, type NewFile } from "./file-store.js";
 
 const INDEX_KEY = "svc_files_index";

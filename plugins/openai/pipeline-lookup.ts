@@ -4,7 +4,7 @@
  * `svc.openai.run` span here, with the status — a client pointed at the wrong model shows up in the
  * traces as Hayhooks shows it.
  */
-import { remoteParentOf, type DeployedPipeline, type PluginApi, type RequestContext } from "svc";
+import { remoteParentOf, type DeployedPipeline, type PluginApi, type RequestContext } from "svc/plugin";
 
 type OpenAiMethod = "runChatCompletion" | "runResponse";
 

@@ -4,7 +4,7 @@
  * event, usage, or a whole Response a wrapper built itself).
  */
 import { randomBytes } from "node:crypto";
-import { HttpError } from "svc";
+import { HttpError } from "svc/plugin";
 
 export type Json = Record<string, unknown>;
 

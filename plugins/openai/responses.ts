@@ -7,7 +7,7 @@
  * is a `response.failed` event and the stream ends normally. A client that goes away aborts the run.
  */
 import * as v from "valibot";
-import { HttpError, SHUTDOWN_MESSAGE, pipelineFailure, type Invocation, type PluginApi, type RequestContext } from "svc";
+import { HttpError, SHUTDOWN_MESSAGE, pipelineFailure, type Invocation, type PluginApi, type RequestContext } from "svc/plugin";
 import { pipelineForModel } from "./pipeline-lookup.js";
 import { takesUploads } from "./file-upload-handlers.js";
 import { resolveFiles, responseFileRefs } from "./file-parts.js";

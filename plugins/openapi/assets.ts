@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { gzip as gzipCallback } from "node:zlib";
-import { HttpError, type PluginApi, type RequestContext } from "svc";
+import { HttpError, type PluginApi, type RequestContext } from "svc/plugin";
 import { REDOC_INIT, SWAGGER_INIT } from "./pages.js";
 
 export const ASSETS_PATH = "/docs-assets";

@@ -3,7 +3,7 @@
  * `/:name/run` route), then one concrete `/<name>/run` operation per deployed pipeline that has a
  * run method. The server URL is the root path, so a reverse proxy prefix is honoured.
  */
-import type { DeployedPipeline, RouteInfo } from "svc";
+import type { DeployedPipeline, RouteInfo } from "svc/plugin";
 import { ERROR_BODY, ERROR_BODY_SCHEMA, openApiPath, routeOperation, type Operation } from "./operations.js";
 import { pipelineOperation, runPath } from "./pipelines.js";
 import { SchemaSet, type JsonSchema } from "./schemas.js";

@@ -4,7 +4,7 @@
  * and ReDoc (`/redoc`). The document is built lazily and cached until a pipeline is (un)deployed
  * or a route is added.
  */
-import { REGISTRY, ROUTES, packageVersion, type KernelPlugin } from "svc";
+import { REGISTRY, ROUTES, packageVersion, type KernelPlugin } from "svc/plugin";
 import { registerAssets } from "./assets.js";
 import { DocumentCache } from "./cache.js";
 import { buildDocument } from "./document.js";

@@ -3,7 +3,7 @@
  * `{param}` path parameters, the route's docs give summary, description, tags, operation id,
  * the JSON request body and the JSON 200 body; every operation answers errors with `ErrorBody`.
  */
-import type { RouteInfo } from "svc";
+import type { RouteInfo } from "svc/plugin";
 import type { JsonSchema, SchemaSet } from "./schemas.js";
 
 export interface Parameter {

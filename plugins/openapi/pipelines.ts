@@ -4,7 +4,7 @@
  * schema (any JSON object without one) and response `<name>RunResponse` `{ result }` from its
  * output schema. A pipeline that takes files is described as `multipart/form-data`.
  */
-import type { DeployedPipeline } from "svc";
+import type { DeployedPipeline } from "svc/plugin";
 import { BINARY, type JsonSchema, type SchemaSet } from "./schemas.js";
 import { errorResponses, type Operation } from "./operations.js";
 

@@ -3,7 +3,7 @@
  * UI) and `/redoc` (ReDoc). All stay out of the document themselves. The texts come from the
  * cache, so a request serializes nothing.
  */
-import type { PluginApi, RequestContext } from "svc";
+import type { PluginApi, RequestContext } from "svc/plugin";
 import type { DocumentCache } from "./cache.js";
 import { TITLE } from "./document.js";
 import { DOCS_CSP, redocPage, swaggerPage } from "./pages.js";

@@ -6,7 +6,7 @@
  * `#/$defs/…` reference inside a component would resolve against the document root.
  */
 import { toJsonSchema, type ConversionConfig, type JsonSchema } from "@valibot/to-json-schema";
-import { UploadedFile } from "svc";
+import { UploadedFile } from "svc/plugin";
 
 export type { JsonSchema };
 

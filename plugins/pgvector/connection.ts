@@ -4,7 +4,7 @@
  * never shows the password, and the errors a run turns into answers — an unreachable or
  * unusable database is a 503 naming the store, never a crash.
  */
-import { HttpError, messageOf } from "svc";
+import { HttpError, messageOf } from "svc/plugin";
 import type { PoolConfig } from "pg";
 
 /** The store cannot reach its database (down, refused, auth failed, pool exhausted, no pgvector). */

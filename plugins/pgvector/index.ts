@@ -6,7 +6,7 @@
  * It closes a pipeline's store pools when the pipeline is undeployed or replaced, and every pool
  * on shutdown.
  */
-import { definePlugin, type DeployedPipeline, type KernelPlugin } from "svc";
+import { definePlugin, type DeployedPipeline, type KernelPlugin } from "svc/plugin";
 import { ENGINE_REGISTRY } from "svc/engine";
 import { PgvectorDocumentStore } from "./document-store.js";
 import { PgvectorEmbeddingRetriever } from "./embedding-retriever.js";

@@ -2,7 +2,7 @@
  * @module The settings svc:pgvector declares: the size of each store's connection pool and how
  * long a query waits for a connection before the run answers 503.
  */
-import { setting, settingTypes } from "svc";
+import { setting, settingTypes } from "svc/plugin";
 
 const { decimal, integer } = settingTypes;
 

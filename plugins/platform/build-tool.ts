@@ -17,7 +17,7 @@ import {
   type Parameters,
   type ToolDefinition,
 } from "svc/object-store";
-import type { ObjectStore } from "svc";
+import type { ObjectStore } from "svc/plugin";
 import { PlatformClient } from "./client/platform-client.js";
 import { MemoryType, type BaseTool, type ToolCallContext, type ToolConfig } from "./tool-config.js";
 

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { Explorer, ValueError, initializeOrGetInitializedStore, type ExplorerOptions } from "svc/object-store";
-import type { ObjectStore } from "svc";
+import type { ObjectStore } from "svc/plugin";
 import { platformSettings } from "./settings.js";
 import { buildTool, type PlatformTool } from "./build-tool.js";
 import { ALL_PLATFORM_TOOLS, TOOL_REGISTRY } from "./registry.js";

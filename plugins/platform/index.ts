@@ -11,7 +11,7 @@
  * `svc:object-store` when that plugin is loaded.
  */
 import * as v from "valibot";
-import { OBJECT_STORE, definePlugin, type KernelPlugin, type ObjectStore } from "svc";
+import { OBJECT_STORE, definePlugin, type KernelPlugin, type ObjectStore } from "svc/plugin";
 import { MCP_TOOL_SERVER } from "svc/mcp";
 import { createObjectStore, objectStoreSettings } from "svc/object-store";
 import { PLATFORM_TOOL_SECOND_NAMES, configureMcpServer } from "./configure.js";

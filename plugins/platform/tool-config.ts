@@ -3,7 +3,7 @@
  * workspace, fixed arguments) and which memory it gets; a `BaseTool` is the plain function with
  * its prompt and the parameters a model may pass.
  */
-import type { Span } from "svc";
+import type { Span } from "svc/plugin";
 import type { Parameters, ExplorerOptions } from "svc/object-store";
 import type { PlatformClient } from "./client/platform-client.js";
 

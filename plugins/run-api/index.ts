@@ -3,7 +3,7 @@
  * the pipeline is invoked through the kernel (transport `rest`) and its result answered as JSON,
  * a stream or a file (respond.ts).
  */
-import { definePlugin, type KernelPlugin } from "svc";
+import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { readRunInput } from "./input.js";
 import { respond } from "./respond.js";
 

@@ -3,7 +3,7 @@
  * fields are converted to what the schema expects (numbers, booleans, JSON objects and arrays).
  */
 import * as v from "valibot";
-import { HttpError, isForm, parseOr400, type DeployedPipeline, type RequestContext, type UploadedFile } from "svc";
+import { HttpError, isForm, parseOr400, type DeployedPipeline, type RequestContext, type UploadedFile } from "svc/plugin";
 
 export interface RunInput {
   readonly input: Record<string, unknown>;

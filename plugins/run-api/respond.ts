@@ -6,7 +6,7 @@
  * `{"result": "<text>"}`; a LangChain or LangGraph stream streams its text.
  */
 import { once } from "node:events";
-import { pipelineFailure, streamItemText, type Invocation, type RequestContext, type StreamedSource } from "svc";
+import { pipelineFailure, streamItemText, type Invocation, type RequestContext, type StreamedSource } from "svc/plugin";
 
 const KIND = "run.item";
 

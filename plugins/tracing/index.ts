@@ -8,7 +8,7 @@
  * With SERVICE_TRACING_ENABLED=false the buffer and `GET /traces` are left out; `svc run` then
  * loads this plugin only when OpenTelemetry export is configured.
  */
-import { definePlugin, type KernelPlugin } from "svc";
+import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { setupOpenTelemetry, type OpenTelemetryExport } from "./otel/bootstrap.js";
 import { runInterceptor } from "./run-spans.js";
 import { TraceBuffer } from "./trace-buffer.js";

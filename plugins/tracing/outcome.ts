@@ -3,7 +3,7 @@
  * error's type and message, the HTTP status of an HTTP error (every HTTP error is a failure, 4xx
  * included), and the stack only when SERVICE_SHOW_TRACEBACKS is on.
  */
-import { HttpError, messageOf, type Tags } from "svc";
+import { HttpError, messageOf, type Tags } from "svc/plugin";
 
 const SUCCESS: Tags = Object.freeze({ "svc.success": true }) as Tags;
 

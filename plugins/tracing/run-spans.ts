@@ -8,7 +8,7 @@
  * ends, so the span ends then, with the consumer's view of the stream (`svc.stream.items`,
  * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
-import { StreamedRun, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc";
+import { StreamedRun, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc/plugin";
 import { sharedPayloadTags } from "./payload.js";
 import type { SvcTracer } from "./tracer.js";
 

@@ -4,7 +4,7 @@
  * SERVICE_TRACING_DEFAULT_LIMIT, capped at min(100, SERVICE_TRACING_MAX_LIMIT, buffer capacity).
  */
 import * as v from "valibot";
-import { parseOr400, type PluginApi, type SettingValues } from "svc";
+import { parseOr400, type PluginApi, type SettingValues } from "svc/plugin";
 import type { tracingSettings } from "./settings.js";
 import { snapshot } from "./snapshot.js";
 import type { TraceBuffer } from "./trace-buffer.js";

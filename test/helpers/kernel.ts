@@ -1,7 +1,7 @@
 /**
  * @module Test helpers: a kernel listening on a random loopback port with its log captured.
  */
-import { createKernel, Logger, type Kernel, type KernelOptions, type LogLevel } from "svc";
+import { createKernel, Logger, type Kernel, type KernelOptions, type LogLevel } from "svc/plugin";
 
 export interface TestKernel {
   kernel: Kernel;

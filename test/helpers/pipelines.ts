@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import managementPlugin from "../../plugins/management/index.js";
 import runApiPlugin from "../../plugins/run-api/index.js";
-import type { KernelOptions, KernelPlugin } from "svc";
+import type { KernelOptions, KernelPlugin } from "svc/plugin";
 import { startKernel, type TestKernel } from "./kernel.js";
 
 export interface PipelineKernel extends TestKernel {

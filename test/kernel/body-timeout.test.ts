@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { connect } from "node:net";
-import { definePlugin } from "svc";
+import { definePlugin } from "svc/plugin";
 import { startKernel } from "../helpers/kernel.js";
 
 const IDLE_S = 2;

@@ -11,7 +11,7 @@ import {
   requestState,
   TRACE_ACCESS,
   type AccessPolicy,
-} from "svc";
+} from "svc/plugin";
 import { captureLogger } from "../helpers/kernel.js";
 
 // A plugin standing in for the tracing plugin: an operator-only route.

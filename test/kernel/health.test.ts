@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { READINESS, definePlugin, notReady, ready, type KernelPlugin } from "svc";
+import { READINESS, definePlugin, notReady, ready, type KernelPlugin } from "svc/plugin";
 import authPlugin from "../../plugins/auth/index.js";
 import { addKey } from "../../cli/auth.js";
 import { startKernel } from "../helpers/kernel.js";

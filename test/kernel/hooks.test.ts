@@ -16,7 +16,7 @@ import {
   type Span,
   type Tags,
   type Tracer,
-} from "svc";
+} from "svc/plugin";
 import { defaultPolicies } from "../../kernel/hooks/auth-hook.js";
 
 function makeHooks() {

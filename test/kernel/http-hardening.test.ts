@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { connect } from "node:net";
 import { Agent, request } from "node:http";
-import { definePlugin, type KernelPlugin } from "svc";
+import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { startKernel, type TestKernel } from "../helpers/kernel.js";
 import { rawRequest, sleep } from "../helpers/http.js";
 

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as v from "valibot";
-import { definePlugin, HttpError, type KernelPlugin, type SseWriter } from "svc";
+import { definePlugin, HttpError, type KernelPlugin, type SseWriter } from "svc/plugin";
 import { startKernel, type TestKernel } from "../helpers/kernel.js";
 import { openRequest, rawRequest, sleep, until } from "../helpers/http.js";
 

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { Logger } from "svc";
+import { Logger } from "svc/plugin";
 import { startSvc } from "../helpers/cli.js";
 import { tempDir } from "../helpers/pipelines.js";
 

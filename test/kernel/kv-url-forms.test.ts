@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createClient } from "@keyv/redis";
-import { KernelError, closeKeyv, connectRedisKeyv, redisClientOf, type Keyv } from "svc";
+import { KernelError, closeKeyv, connectRedisKeyv, redisClientOf, type Keyv } from "svc/plugin";
 import { startRedis, type TestRedis } from "../helpers/redis.js";
 import { clusterSkipReason, startRedisCluster, type TestRedisCluster } from "../helpers/redis-cluster.js";
 import { certificateSkipReason, createTestCertificate, type TestCertificate } from "../helpers/test-certificate.js";

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer, type Socket } from "node:net";
-import { KernelError, closeKeyv, connectRedisKeyv, parseRedisTarget, redisClientOf } from "svc";
+import { KernelError, closeKeyv, connectRedisKeyv, parseRedisTarget, redisClientOf } from "svc/plugin";
 import { freePort, redisSkipReason, startRedis, type TestRedis } from "../helpers/redis.js";
 
 const skip = redisSkipReason();

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import * as svc from "svc";
+import * as svc from "svc/plugin";
 import * as valibot from "valibot";
 import { createModuleLoader } from "../../kernel/module-loader.js";
 import { tempDir } from "../helpers/pipelines.js";

@@ -20,7 +20,7 @@ import {
   tokensEqual,
   type AccessPolicy,
   type KernelOptions,
-} from "svc";
+} from "svc/plugin";
 import { startKernel, type TestKernel } from "../helpers/kernel.js";
 
 const fresh = () => mkdtempSync(join(tmpdir(), "svc-operator-"));

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createContainer, createKernel, definePlugin, KernelError, providerOf, token, type KernelOptions, type KernelPlugin } from "svc";
+import { createContainer, createKernel, definePlugin, KernelError, providerOf, token, type KernelOptions, type KernelPlugin } from "svc/plugin";
 import { captureLogger } from "../helpers/kernel.js";
 
 // Each plugin sets up over its own child container and declares the tokens it provides, needs and

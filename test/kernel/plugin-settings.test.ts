@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createKernel, definePlugin, KernelError, Logger, setting, settingTypes, type KernelOptions, type KernelPlugin } from "svc";
+import { createKernel, definePlugin, KernelError, Logger, setting, settingTypes, type KernelOptions, type KernelPlugin } from "svc/plugin";
 import objectStorePlugin from "svc/object-store";
 import mcpPlugin from "svc/mcp";
 import platformPlugin from "svc/platform";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { createContainer, createKernel, definePlugin, KernelError, loadPlugins, token, type KernelOptions, type KernelPlugin } from "svc";
+import { createContainer, createKernel, definePlugin, KernelError, loadPlugins, token, type KernelOptions, type KernelPlugin } from "svc/plugin";
 import { captureLogger } from "../helpers/kernel.js";
 import { repoRoot } from "../helpers/cli.js";
 
@@ -118,7 +118,7 @@ test("loads a TypeScript file, a folder with package.json, and a factory given o
   writeFileSync(join(dir, "folder/main.mjs"), "export default { name: 'folder-plugin', setup() {} };\n");
   writeFileSync(
     join(dir, "factory.ts"),
-    "import { definePlugin } from 'svc';\nexport default (o: { n: number }) => definePlugin({ name: `factory-${o.n}`, setup() {} });\n",
+    "import { definePlugin } from 'svc/plugin';\nexport default (o: { n: number }) => definePlugin({ name: `factory-${o.n}`, setup() {} });\n",
   );
   const entries = await loadPlugins(
     [

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import polka from "polka";
 import { cacheRouteLookups } from "../../kernel/http/route-cache.js";
-import { definePlugin } from "svc";
+import { definePlugin } from "svc/plugin";
 import { startKernel } from "../helpers/kernel.js";
 
 test("a remembered lookup gives each caller its own params; forgetting finds routes added later", () => {

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KernelError, kernelSettings, loadSettings as loadFields, readConfigFile, readDotEnv, type SettingSources } from "svc";
+import { KernelError, kernelSettings, loadSettings as loadFields, readConfigFile, readDotEnv, type SettingSources } from "svc/plugin";
 import { cliSettings } from "../../cli/cli-settings.js";
 import { mcpSettings } from "../../plugins/mcp/settings.js";
 import { monitoringSettings } from "../../plugins/monitoring/settings.js";

@@ -6,7 +6,7 @@
  * sees text and tool-call deltas, then tool results, then a `tool_call_results` marker (§4.4).
  */
 import * as v from "valibot";
-import { messageOf, type Span } from "svc";
+import { messageOf, type Span } from "svc/plugin";
 import { Component, isComponent, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { StreamingCallback } from "../dataclasses/streaming-chunk.js";

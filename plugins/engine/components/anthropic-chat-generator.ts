@@ -18,7 +18,7 @@ const loadSdk = () => {
   return sdk;
 };
 import * as v from "valibot";
-import { traceHeaders } from "svc";
+import { traceHeaders } from "svc/plugin";
 import { Component, selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import * as v from "valibot";
-import { traceHeaders } from "svc";
+import { traceHeaders } from "svc/plugin";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream } from "../dataclasses/document.js";
 

@@ -8,7 +8,7 @@
  */
 import type { MarkdownIt as Parser, Token } from "markdown-it";
 import * as v from "valibot";
-import { parseYamlText } from "svc";
+import { parseYamlText } from "svc/plugin";
 import type { ComponentContext } from "../component.js";
 import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 import { decodeStrict } from "./text-file-to-document.js";

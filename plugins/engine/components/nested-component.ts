@@ -4,7 +4,7 @@
  * optional inputs filled with their defaults, only inputs it has passed, warmed up first.
  */
 import * as v from "valibot";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import type { Component, ComponentContext, Outputs } from "../component.js";
 
 /** Duck-typed: a component from another copy of the engine module still qualifies. */

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import type OpenAI from "openai";
-import { traceHeaders } from "svc";
+import { traceHeaders } from "svc/plugin";
 import { Component, type ComponentContext } from "../component.js";
 import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";

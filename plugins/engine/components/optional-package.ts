@@ -4,7 +4,7 @@
  * on first use; a missing one is an error that names the package to install, with the version
  * range svc declares for it, not a module-resolution stack.
  */
-import { packageInfo } from "svc";
+import { packageInfo } from "svc/plugin";
 
 /** `pkg@<range>` as svc's package.json declares the peer, or `pkg` when it does not. */
 export function installSpec(pkg: string): string {

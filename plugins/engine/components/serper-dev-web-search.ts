@@ -7,7 +7,7 @@
  * endpoint than https://google.serper.dev/search.
  */
 import * as v from "valibot";
-import { traceHeaders } from "svc";
+import { traceHeaders } from "svc/plugin";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";

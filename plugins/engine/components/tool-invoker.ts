@@ -6,7 +6,7 @@
  * then one `tool_call_results` chunk marks the end of the batch (§4.4).
  */
 import * as v from "valibot";
-import type { Span, Tracer } from "svc";
+import type { Span, Tracer } from "svc/plugin";
 import { Component, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage, type ToolCall } from "../dataclasses/chat-message.js";
 import { StreamingChunk, type ComponentInfo, type StreamingCallback } from "../dataclasses/streaming-chunk.js";

@@ -5,7 +5,7 @@
  * Haystack's checks catches the same class. Like Haystack's, `PipelineRuntimeError` is not a
  * `PipelineError`.
  */
-import { messageOf } from "svc";
+import { messageOf } from "svc/plugin";
 
 /** A dotted type string's class name, as Haystack's messages name a component's type. */
 const className = (type: string | null) => (type ? type.slice(type.lastIndexOf(".") + 1) : type);

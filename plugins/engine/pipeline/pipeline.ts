@@ -3,7 +3,7 @@
  * scheduler. Building follows Haystack's rules and error texts: unique names without dots, one
  * pipeline per component instance, connect-time type checks with smart conversions.
  */
-import type { Span, Tracer } from "svc";
+import type { Span, Tracer } from "svc/plugin";
 import { isComponent, type Component, type InputSocket, type OutputSocket } from "../component.js";
 import { typeName } from "../type-ref.js";
 import { makeAutoVariadic, parseEndpoint, resolveEdge, type Edge } from "./connections.js";

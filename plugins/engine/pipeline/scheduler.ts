@@ -6,7 +6,7 @@
  * converted where the connection needs it; the result holds unconsumed outputs and the full outputs
  * of `includeOutputsFrom`.
  */
-import { messageOf, NOOP_TRACER, signalSpan, signalTracer, type Span, type Tracer } from "svc";
+import { messageOf, NOOP_TRACER, signalSpan, signalTracer, type Span, type Tracer } from "svc/plugin";
 import type { InputSocket } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { Conversion } from "../type-ref.js";

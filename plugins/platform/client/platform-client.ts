@@ -7,7 +7,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { traceHeaders, type Span } from "svc";
+import { traceHeaders, type Span } from "svc/plugin";
 import { PlatformConnectionError, RequestTimeoutError, apiErrorFor } from "./errors.js";
 
 export const DEFAULT_PLATFORM_API_URL = "https://api.cloud.deepset.ai/api";

@@ -11,7 +11,7 @@
  * Export runs in the background (batched); a collector that is down costs a logged warning, never
  * a blocked request or a crash, and shutdown waits for the last flush a bounded time.
  */
-import type { Logger } from "svc";
+import type { Logger } from "svc/plugin";
 import type { SpanExporter } from "../tracer.js";
 
 export interface OpenTelemetryExport {

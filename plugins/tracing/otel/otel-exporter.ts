@@ -6,7 +6,7 @@
  * Its ids are the ones svc records, so a trace id in `GET /traces` is the one a collector shows.
  */
 import type * as otel from "@opentelemetry/api";
-import { RemoteSpan, type TagValue, type Tags } from "svc";
+import { RemoteSpan, type TagValue, type Tags } from "svc/plugin";
 import { boundedJson } from "../render.js";
 import type { ExportedSpan, SpanExporter } from "../tracer.js";
 

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { join } from "node:path";
 import OpenAI, { toFile } from "openai";
 import { objectStorePlugin } from "svc/object-store";
-import type { KernelPlugin } from "svc";
+import type { KernelPlugin } from "svc/plugin";
 import authPlugin from "../../../plugins/auth/index.js";
 import { openaiPlugin } from "../../../plugins/openai/index.js";
 import { addKey } from "../../../cli/auth.js";

@@ -7,7 +7,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as v from "valibot";
-import { Logger, NOOP_TRACER, type Span, type Tags, type TagValue, type Tracer } from "svc";
+import { Logger, NOOP_TRACER, type Span, type Tags, type TagValue, type Tracer } from "svc/plugin";
 import { ChatMessage, Component, Double, EngineRegistry, Pipeline, PipelineRuntimeError, Secret, StreamingChunk, output, selectStreamingCallback, socket, streamingGenerator, type ComponentContext } from "svc/engine";
 import { Tool, ToolInvocationError, tool } from "../../../plugins/engine/tool.js";
 import { ToolInvoker, ToolNotFoundError } from "../../../plugins/engine/components/tool-invoker.js";

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { Agent, ChatMessage, createRegistry, loadPipelineYaml, StreamingChunk, tool } from "svc/engine";
 import { AnthropicChatGenerator, resolveGenerationKwargs } from "../../../plugins/engine/components/anthropic-chat-generator.js";
 import { captureStdout } from "../../helpers/stdout.js";

@@ -4,7 +4,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import type { ComponentContext } from "../../../plugins/engine/component.js";
 import { ChatMessage } from "../../../plugins/engine/dataclasses/chat-message.js";
 import { ChatPromptBuilder } from "../../../plugins/engine/components/chat-prompt-builder.js";

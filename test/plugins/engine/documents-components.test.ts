@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join as joinPath } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { ChatMessage } from "../../../plugins/engine/dataclasses/chat-message.js";
 import { ByteStream, Document } from "../../../plugins/engine/dataclasses/document.js";
 import { GeneratedAnswer } from "../../../plugins/engine/dataclasses/generated-answer.js";

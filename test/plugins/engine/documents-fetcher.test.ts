@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { LinkContentFetcher } from "../../../plugins/engine/components/link-content-fetcher.js";
 
 const ctx = (signal = new AbortController().signal) => ({ name: "fetcher", signal, tracer: NOOP_TRACER });

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { Document } from "../../../plugins/engine/dataclasses/document.js";
 import { DuplicateDocumentError, InMemoryDocumentStore } from "../../../plugins/engine/document-store.js";
 import { InMemoryBM25Retriever } from "../../../plugins/engine/components/in-memory-bm25-retriever.js";

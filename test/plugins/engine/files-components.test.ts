@@ -4,7 +4,7 @@ import { join as joinPath } from "node:path";
 import { PDFDocument, PDFName, PDFString, StandardFonts } from "pdf-lib";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { ByteStream, Document } from "../../../plugins/engine/dataclasses/document.js";
 import { TextFileToDocument } from "../../../plugins/engine/components/text-file-to-document.js";
 import { MarkdownToDocument } from "../../../plugins/engine/components/markdown-to-document.js";

@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { createRegistry, loadPipelineYaml } from "svc/engine";
 import type { ComponentContext } from "../../../plugins/engine/component.js";
 import { ConditionalRouter, RouteConditionException, RouteValueError } from "../../../plugins/engine/components/conditional-router.js";

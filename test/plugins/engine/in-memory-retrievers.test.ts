@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { createRegistry, Document, InMemoryBM25Retriever, InMemoryDocumentStore, InMemoryEmbeddingRetriever, loadPipelineYaml, Pipeline } from "svc/engine";
 
 const ctx = () => ({ name: "retriever", signal: new AbortController().signal, tracer: NOOP_TRACER });

@@ -5,7 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { createRegistry, Document, InMemoryDocumentStore, InMemoryEmbeddingRetriever, loadPipelineYaml, MultiQueryEmbeddingRetriever, OpenAIDocumentEmbedder, OpenAITextEmbedder, type ComponentContext } from "svc/engine";
 import { fixtureEmbedding } from "../../fixtures/openai-embeddings.js";
 import { startOpenAIFixture, type OpenAIFixture } from "../../fixtures/openai-server.js";

@@ -6,7 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { Logger, NOOP_TRACER } from "svc";
+import { Logger, NOOP_TRACER } from "svc/plugin";
 import { ChatMessage } from "../../../plugins/engine/dataclasses/chat-message.js";
 import type { StreamingChunk } from "../../../plugins/engine/dataclasses/streaming-chunk.js";
 import type { ComponentContext } from "../../../plugins/engine/component.js";

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
-import { packageInfo } from "svc";
+import { packageInfo } from "svc/plugin";
 import { importOptional, installSpec } from "../../../plugins/engine/components/optional-package.js";
 import { repoRoot } from "../../helpers/cli.js";
 

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { ChatMessage, Component, createRegistry, Document, InMemoryBM25Retriever, InMemoryDocumentStore, loadPipelineYaml, output, socket } from "svc/engine";
 import * as v from "valibot";
 import { LostInTheMiddleRanker } from "../../../plugins/engine/components/lost-in-the-middle-ranker.js";

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { Agent, AgentTool, ChatMessage, ComponentTool, createRegistry, Document, dumpPipelineYaml, loadPipelineYaml, OpenAIChatGenerator, StreamingChunk, tool } from "svc/engine";
 import { SerperDevWebSearch } from "../../../plugins/engine/components/serper-dev-web-search.js";
 import { OpenAIResponsesChatGenerator, resolveResponsesKwargs } from "../../../plugins/engine/components/openai-responses-chat-generator.js";

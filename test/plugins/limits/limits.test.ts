@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { createContainer, TRACE_ACCESS, type KernelOptions } from "svc";
+import { createContainer, TRACE_ACCESS, type KernelOptions } from "svc/plugin";
 import limitsPlugin from "../../../plugins/limits/index.js";
 import managementPlugin from "../../../plugins/management/index.js";
 import mcpPlugin from "../../../plugins/mcp/index.js";

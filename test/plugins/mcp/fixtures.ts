@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { join } from "node:path";
-import { definePlugin, type KernelOptions, type RunCall } from "svc";
+import { definePlugin, type KernelOptions, type RunCall } from "svc/plugin";
 import enginePlugin from "svc/engine";
 import mcpPlugin from "svc/mcp";
 import { startKernel, type TestKernel } from "../../helpers/kernel.js";

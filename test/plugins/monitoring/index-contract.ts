@@ -5,7 +5,7 @@
  */
 import * as assert from "uvu/assert";
 import type { Test } from "uvu";
-import type { ExecutionIndex, ExecutionRecord, ExecutionStatus } from "svc";
+import type { ExecutionIndex, ExecutionRecord, ExecutionStatus } from "svc/plugin";
 import { newExecutionId } from "../../../plugins/monitoring/execution-id.js";
 import type { RetentionOptions } from "../../../plugins/monitoring/memory-index.js";
 

@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { closeKeyv, connectRedisKeyv, redisClientOf } from "svc";
+import { closeKeyv, connectRedisKeyv, redisClientOf } from "svc/plugin";
 import { RedisExecutionIndex } from "../../../plugins/monitoring/redis-index.js";
 import { redisSkipReason, startRedis, type TestRedis } from "../../helpers/redis.js";
 import { executionIndexContract, record } from "./index-contract.js";

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { traceIdOf } from "../../../plugins/monitoring/trace-id.js";
-import { NOOP_TRACER, type Span } from "svc";
+import { NOOP_TRACER, type Span } from "svc/plugin";
 
 test("traceIdOf: a traceId property, OpenTelemetry's spanContext, fan-out parts; none or all-zero → null", () => {
   const base = { name: "s", setTag: () => base, setTags: () => base, end: () => undefined } as unknown as Span;

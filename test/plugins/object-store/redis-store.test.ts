@@ -1,6 +1,6 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { KernelError, RedisTimeoutError, createContainer, OBJECT_STORE } from "svc";
+import { KernelError, RedisTimeoutError, createContainer, OBJECT_STORE } from "svc/plugin";
 import {
   Explorer,
   ObjectStore,

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
-import { createContainer, OBJECT_STORE } from "svc";
+import { createContainer, OBJECT_STORE } from "svc/plugin";
 import { Explorer, createObjectStore, objectStorePlugin, type ObjectStore } from "svc/object-store";
 import { startRedis } from "../../helpers/redis.js";
 import { clusterSkipReason, startRedisCluster } from "../../helpers/redis-cluster.js";

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, DROP, type RunCall, type StreamInfo } from "svc";
+import { definePlugin, DROP, type RunCall, type StreamInfo } from "svc/plugin";
 import { openRequest, sleep, until } from "../../helpers/http.js";
 import { chatWrapper, rawChat, userMessage, withChatKernel, type ChatKernel } from "./chat-helpers.js";
 

@@ -5,7 +5,7 @@
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { KernelOptions, KernelPlugin } from "svc";
+import type { KernelOptions, KernelPlugin } from "svc/plugin";
 import { openaiPlugin } from "../../../plugins/openai/index.js";
 import frameworksPlugin from "../../../plugins/frameworks/index.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI, { toFile } from "openai";
-import { OBJECT_STORE, type ObjectStore } from "svc";
+import { OBJECT_STORE, type ObjectStore } from "svc/plugin";
 import { objectStorePlugin } from "svc/object-store";
 import { MemoryFileStore, openaiPlugin } from "../../../plugins/openai/index.js";
 import { startPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";

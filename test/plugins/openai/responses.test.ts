@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { definePlugin, type KernelOptions, type KernelPlugin, type StreamInfo } from "svc";
+import { definePlugin, type KernelOptions, type KernelPlugin, type StreamInfo } from "svc/plugin";
 import { openaiSettings } from "../../../plugins/openai/settings.js";
 import { registerResponseRoutes } from "../../../plugins/openai/responses.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";

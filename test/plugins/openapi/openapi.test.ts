@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { parse as parseYaml } from "yaml";
-import { definePlugin, type KernelOptions } from "svc";
+import { definePlugin, type KernelOptions } from "svc/plugin";
 import openapiPlugin, { type OpenApiDocument, type OpenApiPlugin } from "../../../plugins/openapi/index.js";
 import { SchemaSet } from "../../../plugins/openapi/schemas.js";
 import { startKernel, type TestKernel } from "../../helpers/kernel.js";

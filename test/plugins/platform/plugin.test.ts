@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { OBJECT_STORE, createContainer, type ObjectStore } from "svc";
+import { OBJECT_STORE, createContainer, type ObjectStore } from "svc/plugin";
 import mcpPlugin from "svc/mcp";
 import objectStorePlugin from "svc/object-store";
 import platformPlugin from "svc/platform";

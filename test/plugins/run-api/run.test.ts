@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { definePlugin, DROP } from "svc";
+import { definePlugin, DROP } from "svc/plugin";
 import { withPipelineKernel, wrapper, type PipelineKernel } from "../../helpers/pipelines.js";
 import { openRequest, until } from "../../helpers/http.js";
 

@@ -213,7 +213,7 @@ test("without OTEL variables the OpenTelemetry packages are never loaded", async
   const plugin = fileURLToPath(new URL("../../../plugins/tracing/index.js", import.meta.url));
   const script = `
     import { createRequire } from "node:module";
-    import { createKernel } from "@svc-serve/svc";
+    import { createKernel } from "@svc-serve/svc/plugin";
     const { default: tracingPlugin } = await import(${JSON.stringify(plugin)});
     const kernel = await createKernel({ plugins: [tracingPlugin()], settings: { host: "0.0.0.0", logLevel: "ERROR" } });
     kernel.tracer.startSpan("svc.pipeline.run").end();

@@ -2,7 +2,7 @@
  * @module Helpers for the tracing tests: a pipeline kernel with the tracing plugin (and the
  * engine and openai plugins), an operator token, and reading `GET /traces`.
  */
-import type { KernelOptions } from "svc";
+import type { KernelOptions } from "svc/plugin";
 import enginePlugin from "svc/engine";
 import { openaiPlugin } from "svc/openai";
 import tracingPlugin from "../../../plugins/tracing/index.js";

@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { BranchJoiner } from "../../../../plugins/engine/components/branch-joiner.js";
 import { HTMLToDocument } from "../../../../plugins/engine/components/html-to-document.js";
 import { ByteStream } from "../../../../plugins/engine/dataclasses/document.js";

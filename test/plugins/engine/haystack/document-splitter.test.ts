@@ -4,7 +4,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { Document } from "../../../../plugins/engine/dataclasses/document.js";
 import { DocumentSplitter, sentencesToKeep } from "../../../../plugins/engine/components/document-splitter.js";
 

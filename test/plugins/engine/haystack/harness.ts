@@ -7,7 +7,7 @@
 import * as assert from "uvu/assert";
 import * as v from "valibot";
 import { Component, output, socket, variadic, type Pipeline, type PipelineResult } from "svc/engine";
-import type { Span, Tags, Tracer } from "svc";
+import type { Span, Tags, Tracer } from "svc/plugin";
 
 export interface RunData {
   inputs: Record<string, unknown>;

@@ -4,7 +4,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NOOP_TRACER } from "svc";
+import { NOOP_TRACER } from "svc/plugin";
 import { Document, MetaFieldGroupingRanker, Pipeline, createRegistry, dumpPipelineYaml, loadPipelineYaml } from "svc/engine";
 
 const ctx = () => ({ name: "ranker", signal: new AbortController().signal, tracer: NOOP_TRACER });
