@@ -49,7 +49,7 @@ export function mcpPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEn
   const names = ["svc:limits", "svc:engine", "svc:frameworks", "svc:mcp"];
   if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
   if (settings.monitoringEnabled) names.push("svc:monitoring");
-  // The store first, so the platform tools use the container's OBJECT_STORE.
+  // With the store plugin loaded the platform tools use its OBJECT_STORE (declared optional, so it sets up first).
   if (settings.platformApiKey || settings.platformApiKeyFromAuthHeader) names.push("svc:object-store", "svc:platform");
   return names.map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
 }

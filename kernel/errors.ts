@@ -33,7 +33,10 @@ export type KernelErrorCode =
   | "KERNEL_ERR_PLUGIN_OPTIONS"
   | "KERNEL_ERR_PLUGIN_SETUP"
   | "KERNEL_ERR_HOOK"
+  | "KERNEL_ERR_PLUGIN_CYCLE"
   | "KERNEL_ERR_TOKEN_DUPLICATE"
+  | "KERNEL_ERR_TOKEN_UNDECLARED"
+  | "KERNEL_ERR_TOKEN_MISSING"
   | "KERNEL_ERR_SOURCE_DUPLICATE"
   | "KERNEL_ERR_ALREADY_LISTENING"
   | "KERNEL_ERR_KV_CONNECT";
@@ -69,7 +72,19 @@ export const kernelErrors = {
   pluginDependency: (name: string, missing: string) =>
     new KernelError(
       "KERNEL_ERR_PLUGIN_DEPENDENCY",
-      `Plugin '${name}' depends on plugin '${missing}', which is not loaded before it.`,
+      `Plugin '${name}' depends on plugin '${missing}', which is not loaded.`,
+    ),
+  tokenNeeded: (name: string, token: string, provider: string | undefined) =>
+    new KernelError(
+      "KERNEL_ERR_PLUGIN_DEPENDENCY",
+      provider
+        ? `Plugin '${name}' needs ${token}, which plugin '${provider}' provides: '${provider}' is not loaded. Load it, or register ${token} in the host's container.`
+        : `Plugin '${name}' needs ${token}, which no loaded plugin provides and the host did not register.`,
+    ),
+  pluginCycle: (names: readonly string[]) =>
+    new KernelError(
+      "KERNEL_ERR_PLUGIN_CYCLE",
+      `Plugins ${names.map((n) => `'${n}'`).join(", ")} need each other (dependsOn, needs or optional): no load order sets each up after what it needs.`,
     ),
   pluginOptions: (name: string, reason: string) =>
     new KernelError("KERNEL_ERR_PLUGIN_OPTIONS", `Plugin '${name}' has invalid options: ${reason}`),
@@ -77,11 +92,17 @@ export const kernelErrors = {
     new KernelError("KERNEL_ERR_PLUGIN_SETUP", `Plugin '${name}' failed during setup: ${messageOf(cause)}`, { cause }),
   hook: (hook: string, plugin: string, cause: unknown) =>
     new KernelError("KERNEL_ERR_HOOK", `Hook '${hook}' tapped by plugin '${plugin}' failed: ${messageOf(cause)}`, { cause, plugin, hook }),
-  tokenDuplicate: (token: string, plugin: string) =>
+  tokenDuplicate: (token: string, plugin: string, other: string) =>
+    new KernelError("KERNEL_ERR_TOKEN_DUPLICATE", `Plugins '${other}' and '${plugin}' both provide ${token}.`),
+  tokenUndeclared: (plugin: string, token: string, list: "provides" | "needs", provider?: string) =>
     new KernelError(
-      "KERNEL_ERR_TOKEN_DUPLICATE",
-      `Plugin '${plugin}' provides ${token}, which another plugin already provides.`,
+      "KERNEL_ERR_TOKEN_UNDECLARED",
+      list === "provides"
+        ? `Plugin '${plugin}' provides ${token} without declaring it: add it to the plugin's provides.`
+        : `Plugin '${plugin}' resolves ${token}${provider ? ` (provided by '${provider}')` : ""} without declaring it: add it to the plugin's needs or optional.`,
     ),
+  tokenMissing: (plugin: string, token: string, why: string) =>
+    new KernelError("KERNEL_ERR_TOKEN_MISSING", `Plugin '${plugin}': ${token} ${why}.`),
   sourceDuplicate: (kind: string, plugin: string) =>
     new KernelError(
       "KERNEL_ERR_SOURCE_DUPLICATE",

@@ -16,6 +16,7 @@ import { createHttpServer } from "./http/server.js";
 import { Logger } from "./logger.js";
 import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
 import { PluginHost } from "./plugin-host.js";
+import { Exports, PluginScope } from "./plugin-scope.js";
 import { PipelineRegistry } from "./registry.js";
 import { kernelSettings, loadSettings, type SettingKey, type SettingSources, type Settings } from "./settings.js";
 import type { SettingFields } from "./setting-field.js";
@@ -64,7 +65,8 @@ export class Kernel {
   /** The default policy of the `traces` scope (operator access, SPEC §5.2). */
   readonly operatorAccess: OperatorAccess;
   private readonly plugins: PluginHost;
-  private readonly provided = new Set<symbol>();
+  /** What plugins provided (each plugin's own registrations stay in its child container). */
+  private readonly exports = new Exports();
   private httpServer?: Server;
   private closing?: Promise<void>;
   private watcher?: PipelinesWatcher;
@@ -139,8 +141,10 @@ export class Kernel {
     return this.httpServer;
   }
 
+  /** A service of the root container (the kernel's, the host's) or one a plugin provided. */
   resolve<T>(token: Token<T>): T {
-    return this.container.resolve<T>(token);
+    const provided = this.container.isRegistered(token, true) ? undefined : this.exports.get(token);
+    return provided ? (provided.value as T) : this.container.resolve<T>(token);
   }
 
   /**
@@ -162,7 +166,7 @@ export class Kernel {
   }
 
   async boot(entries: readonly PluginEntry[]): Promise<void> {
-    await this.plugins.start(entries, (plugin) => this.apiFor(plugin));
+    await this.plugins.start(entries, (token) => this.container.isRegistered(token, true), (plugin) => this.open(plugin));
     // Every source handler is registered now: serve the cluster's pipelines and follow them.
     await this.deployer.follow(this.settings.clusterReconcileInterval * 1000);
     // Operator views exist: make the local credential now, so a viewer finds it before its first
@@ -261,27 +265,26 @@ export class Kernel {
     if (!this.container.isRegistered(token, true)) this.container.register(token, { useValue: value });
   }
 
-  private apiFor(plugin: KernelPlugin): PluginApi {
-    const kernel = this;
-    return {
+  /** The kernel as `plugin` sees it, over its own scope of the container. */
+  private open(plugin: KernelPlugin): { api: PluginApi; endSetup(): void } {
+    const scope = new PluginScope(plugin, this.container, this.exports);
+    const api: PluginApi = {
       name: plugin.name,
       settings: this.settings,
       log: this.log.child({ plugin: plugin.name }),
-      container: this.container,
+      container: scope.container,
       hooks: pluginHooks(this.hooks, plugin.name),
       tracer: this.tracer,
-      provide(token, value) {
-        if (kernel.provided.has(token)) throw kernelErrors.tokenDuplicate(String(token.description), plugin.name);
-        kernel.provided.add(token);
-        kernel.registerDefault(token, value);
-      },
-      resolve: (token) => this.resolve(token),
+      provide: (token, value) => scope.provide(token, value),
+      resolve: (token) => scope.resolve(token),
+      optional: (token) => scope.optional(token),
       route: (method, path, handler, options) => this.http.route(method, path, handler, options),
       use: (path, ...middleware) => this.http.use(path, ...middleware),
       invoke: (request) => this.invoker.invoke(request),
       pipelineFor: (name, method) => this.invoker.pipeline(name, method),
       authorize: (request) => this.authorize(request),
     };
+    return { api, endSetup: () => scope.endSetup() };
   }
 }
 

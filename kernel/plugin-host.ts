@@ -1,12 +1,14 @@
 /**
- * @module PluginHost: checks the plugin list (unique names, dependencies, options) before any
- * `setup` runs, then sets plugins up in order under a timeout, and closes them in reverse. When a
- * setup fails, the plugins already set up are closed again: the kernel never runs half-configured.
+ * @module PluginHost: checks the plugin list (unique names, options, and what each declares it
+ * depends on, provides and needs: plugin-plan.ts) before any `setup` runs, then sets plugins up in
+ * the planned order under a timeout, and closes them in reverse. When a setup fails, the plugins
+ * already set up are closed again: the kernel never runs half-configured.
  */
 import * as v from "valibot";
 import { kernelErrors } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { KernelPlugin, PluginApi, PluginEntry } from "./plugin.js";
+import { planPlugins } from "./plugin-plan.js";
 import { formatIssues } from "./validation.js";
 
 interface Prepared {
@@ -26,12 +28,21 @@ export class PluginHost {
     return this.started.map((p) => p.name);
   }
 
-  /** Validates every entry, then sets each up with the API `apiFor` makes for it. */
-  async start(entries: readonly PluginEntry[], apiFor: (plugin: KernelPlugin) => PluginApi): Promise<void> {
-    const prepared = this.prepare(entries);
+  /**
+   * Validates every entry, then sets each up with the API `open` makes for it (and ends its setup
+   * with `endSetup`). `registered` tells which tokens the root container holds already.
+   */
+  async start(
+    entries: readonly PluginEntry[],
+    registered: (token: symbol) => boolean,
+    open: (plugin: KernelPlugin) => { api: PluginApi; endSetup(): void },
+  ): Promise<void> {
+    const prepared = planPlugins(this.prepare(entries), registered);
     for (const { plugin, options } of prepared) {
       try {
-        await withTimeout(Promise.resolve(plugin.setup(apiFor(plugin), options)), this.setupTimeoutMs);
+        const { api, endSetup } = open(plugin);
+        await withTimeout(Promise.resolve(plugin.setup(api, options)), this.setupTimeoutMs);
+        endSetup();
       } catch (error) {
         await this.close();
         throw kernelErrors.pluginSetup(plugin.name, error);
@@ -58,9 +69,6 @@ export class PluginHost {
     return entries.map((entry) => {
       const { plugin, options } = "setup" in entry ? { plugin: entry, options: undefined } : entry;
       if (seen.has(plugin.name)) throw kernelErrors.pluginDuplicate(plugin.name);
-      for (const dep of plugin.dependsOn ?? []) {
-        if (!seen.has(dep)) throw kernelErrors.pluginDependency(plugin.name, dep);
-      }
       seen.add(plugin.name);
       if (!plugin.options) return { plugin, options };
       // No options given means an empty options object, so schemas can apply their defaults.

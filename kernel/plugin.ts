@@ -22,8 +22,22 @@ export interface KernelPlugin<O = any, S extends SettingFields = SettingFields> 
   /** Unique; names every log line, hook tap and error of the plugin. Built-ins use `svc:` names. */
   readonly name: string;
   readonly version?: string;
-  /** Plugins that must be loaded before this one; checked before any `setup` runs. */
+  /** Plugins that must be loaded; each sets up before this one. Checked before any `setup` runs. */
   readonly dependsOn?: readonly string[];
+  /**
+   * Tokens this plugin provides with `api.provide` during `setup`. A token is declared once, in
+   * its provider's entry (`token(name, provider)`); two loaded plugins providing one token stop the
+   * boot, and so does a declared token the plugin did not provide by the end of its `setup`.
+   */
+  readonly provides?: readonly Token<unknown>[];
+  /**
+   * Tokens this plugin resolves that another plugin provides. Boot fails, naming this plugin and
+   * the token's provider, unless a loaded plugin (or the host) provides each; their providers set
+   * up first. The kernel's own tokens (`SETTINGS`, `REGISTRY`, `DEPLOYER`, …) need no declaration.
+   */
+  readonly needs?: readonly Token<unknown>[];
+  /** Tokens this plugin uses when present (`api.optional`); their providers, when loaded, set up first. */
+  readonly optional?: readonly Token<unknown>[];
   /** Validates the options from the config file before `setup` gets them. */
   readonly options?: v.GenericSchema<unknown, O>;
   /**
@@ -52,14 +66,22 @@ export interface PluginApi<S extends SettingFields = {}> {
   readonly settings: Settings & SettingValues<S>;
   /** A logger that names this plugin. */
   readonly log: Logger;
+  /**
+   * This plugin's own container, a child of the root (the kernel's and the host's services): what
+   * the plugin registers here stays private to it. It holds the tokens of `needs` and `optional`
+   * that loaded plugins provide, and none of the other tokens plugins provide.
+   */
   readonly container: DependencyContainer;
   /** Tap-only hooks; taps are attributed to this plugin. */
   readonly hooks: PluginHooks;
   /** The kernel's tracer (a no-op until a tracer is installed on the `trace` hook). */
   readonly tracer: Tracer;
-  /** Registers a service under a token, unless the host registered one first (the host wins). */
+  /** Provides a service under a token of `provides`, unless the host registered one first (the host wins). */
   provide<T>(token: Token<T>, value: T): void;
+  /** A service of the kernel, the host, `needs`, or this plugin's container; throws when absent. */
   resolve<T>(token: Token<T>): T;
+  /** A token of `optional` (or `needs`, `provides`): its service, or `undefined` when nothing provides it. */
+  optional<T>(token: Token<T>): T | undefined;
   route(method: HttpMethod, path: string, handler: RouteHandler, options?: RouteOptions): void;
   use(path: string, ...middleware: Middleware[]): void;
   /**

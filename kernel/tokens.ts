@@ -16,9 +16,22 @@ import type { Readiness } from "./readiness.js";
 /** A symbol that carries the type of the value registered under it. */
 export type Token<T> = symbol & { readonly __value?: T };
 
-/** `Symbol.for`, so a second copy of the kernel module still agrees on tokens. */
-export function token<T>(name: string): Token<T> {
-  return Symbol.for(`svc.${name}`) as Token<T>;
+const providers = new Map<symbol, string>();
+
+/**
+ * Declares a token, once, in the entry of the plugin that provides it (`provider`, named in boot
+ * errors of plugins that need it while the provider is not loaded). `Symbol.for`, so a second copy
+ * of the kernel module still agrees on tokens.
+ */
+export function token<T>(name: string, provider?: string): Token<T> {
+  const symbol = Symbol.for(`svc.${name}`) as Token<T>;
+  if (provider) providers.set(symbol, provider);
+  return symbol;
+}
+
+/** The plugin a token's declaration names as its provider, if any. */
+export function providerOf(token: symbol): string | undefined {
+  return providers.get(token);
 }
 
 export const SETTINGS = token<Settings>("settings");
@@ -33,28 +46,20 @@ export const DEPLOYER = token<DeployService>("deployer");
 export const DEPLOY_STATE = token<DeployState>("deploy-state");
 /** The routes plugins registered, with their documentation, for the OpenAPI document. */
 export const ROUTES = token<readonly RouteInfo[]>("routes");
-/** The store behind `@obj_<id>` references (provided by the `svc:object-store` plugin). */
-export const OBJECT_STORE = token<ObjectStore>("object-store");
+/**
+ * The store behind `@obj_<id>` references: a protocol with interchangeable backends, so declared
+ * with its protocol here; provided by `svc:object-store` (or a host).
+ */
+export const OBJECT_STORE = token<ObjectStore>("object-store", "svc:object-store");
 
 /** The readiness checks behind `GET /readyz`: add one for anything that makes this process unfit to serve. */
 export const READINESS = token<Readiness>("readiness");
 
-/** The execution index (monitoring): one record per pipeline invocation. */
-export const EXECUTION_INDEX = token<ExecutionIndex>("executionIndex");
-
-/** One pipeline's run limits at work: runs and calls waiting now, calls refused (429) and timed out (504) so far. */
-export interface PipelineLimitStatus {
-  readonly pipeline: string;
-  readonly running: number;
-  readonly queued: number;
-  /** 0 when the pipeline has no concurrency limit. */
-  readonly maxConcurrency: number;
-  readonly rejected: number;
-  readonly timedOut: number;
-}
-
-/** The run limits (svc:limits), as metrics read them. */
-export const RUN_LIMITS = token<{ pipelines(): Iterable<PipelineLimitStatus> }>("runLimits");
+/**
+ * The execution index: one record per pipeline invocation. A protocol with interchangeable
+ * backends, declared with its protocol here; provided by `svc:monitoring` (or a host).
+ */
+export const EXECUTION_INDEX = token<ExecutionIndex>("executionIndex", "svc:monitoring");
 
 /** The container token holding the access policy of a scope. */
 export function accessToken(scope: string): symbol {

@@ -3,4 +3,4 @@ import { token } from "svc/plugin";
 import type { EngineRegistry } from "./registry.js";
 
 /** The engine's component, object and function registry. */
-export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry");
+export const ENGINE_REGISTRY = token<EngineRegistry>("engine.registry", "svc:engine");

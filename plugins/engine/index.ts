@@ -15,9 +15,10 @@ export default function enginePlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:engine",
     settings: engineSettings,
+    provides: [ENGINE_REGISTRY],
     setup(kernel) {
-      const registry = createRegistry();
-      kernel.provide(ENGINE_REGISTRY, registry);
+      kernel.provide(ENGINE_REGISTRY, createRegistry());
+      // The host's registry, when it registered one.
       const resolved = kernel.resolve(ENGINE_REGISTRY);
       kernel.hooks.deploy.source("yaml", async (request) => loadYamlDeploy(request, resolved, kernel.tracer, kernel.settings.yamlResultShape, kernel.settings.maxYamlEntries, kernel.settings.yamlUnsafe), yamlStaging);
     },

@@ -24,7 +24,7 @@ export function engineIntegration(options: EngineIntegrationOptions): KernelPlug
   return definePlugin({
     name: options.name,
     version: options.version,
-    dependsOn: ["svc:engine"],
+    needs: [ENGINE_REGISTRY],
     async setup(kernel) {
       unregister = kernel.resolve(ENGINE_REGISTRY).registerIntegration(options);
       const extra = await options.setup?.(kernel);

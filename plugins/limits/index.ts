@@ -5,18 +5,21 @@
  * (SERVICE_DEFAULT_MAX_CONCURRENCY, SERVICE_DEFAULT_TIMEOUT_SECONDS; 0 means none); calls waiting
  * for a slot are bounded by SERVICE_MAX_QUEUE. The state is offered as `RUN_LIMITS` (for metrics).
  */
-import { REGISTRY, RUN_LIMITS, definePlugin, type KernelPlugin } from "svc/plugin";
+import { REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
 import { RunLimiter } from "./limits-interceptor.js";
 import { limitsSettings } from "./settings.js";
+import { RUN_LIMITS } from "./run-limits-token.js";
 
 export { RunLimiter } from "./limits-interceptor.js";
 export { RunGate } from "./run-gate.js";
 export { limitsSettings } from "./settings.js";
+export { RUN_LIMITS, type PipelineLimitStatus, type RunLimitsStatus } from "./run-limits-token.js";
 
 export default function limitsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:limits",
     settings: limitsSettings,
+    provides: [RUN_LIMITS],
     setup(kernel) {
       const s = kernel.settings;
       const limiter = new RunLimiter(kernel.resolve(REGISTRY), {

@@ -23,10 +23,12 @@ export { MANAGEMENT_TOOLS } from "./management-tools.js";
 export type { McpSessionCounts, SessionTransport } from "./sessions.js";
 
 /** The tool server of `svc:mcp`, for plugins that add tools to it. */
-export const MCP_TOOL_SERVER = token<ToolServer>("mcp.toolServer");
+export const MCP_TOOL_SERVER = token<ToolServer>("mcp.toolServer", "svc:mcp");
 
-/** The open and opened MCP sessions by transport (for `/metrics`); registered when HTTP transports are mounted. */
-export const MCP_SESSIONS = token<McpSessionCounts>("mcp.sessions");
+/** The open and opened MCP sessions by transport (for `/metrics`); all zero over stdio. */
+export const MCP_SESSIONS = token<McpSessionCounts>("mcp.sessions", "svc:mcp");
+
+const NO_SESSIONS: McpSessionCounts = { open: () => ({ "streamable-http": 0, sse: 0 }), opened: () => ({ "streamable-http": 0, sse: 0 }) };
 
 export const MCP_SERVER_NAME = "svc-mcp-server";
 
@@ -36,6 +38,7 @@ export default function mcpPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:mcp",
     settings: mcpSettings,
+    provides: [MCP_TOOL_SERVER, MCP_SESSIONS],
     setup(api) {
       const settings = api.settings;
       tools = new ToolServer({
@@ -57,7 +60,7 @@ export default function mcpPlugin(): KernelPlugin {
         endpoints = new McpEndpoints(tools, endpointOptions(settings));
         endpoints.mount(api);
         api.provide(MCP_SESSIONS, endpoints.sessions);
-      }
+      } else api.provide(MCP_SESSIONS, NO_SESSIONS);
       // The MCP app's health check, unless the app already has one (svc:management's).
       if (!api.resolve(ROUTES).some((r) => r.method === "GET" && r.path === "/status")) {
         api.route("GET", "/status", () => ({ status: "ok" }), { docs: false });

@@ -8,9 +8,10 @@
  * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
  * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, RUN_LIMITS, runAborted, StreamedRun, type KernelPlugin } from "svc/plugin";
+import { definePlugin, REGISTRY, runAborted, StreamedRun, type KernelPlugin } from "svc/plugin";
+import { RUN_LIMITS } from "svc/limits";
 import { deployTimer } from "./deploy-timer.js";
-import { mcpSessionsOf } from "./mcp-sessions.js";
+import { MCP_SESSIONS } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
 import { metricsSettings } from "./settings.js";
 
@@ -20,12 +21,15 @@ export default function metricsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:metrics",
     settings: metricsSettings,
+    // Without svc:mcp or svc:limits their series stay empty (the kernel sets their providers up first).
+    optional: [RUN_LIMITS, MCP_SESSIONS],
     setup(kernel) {
-      // Both read at scrape time, so svc:mcp and svc:limits may load before or after this plugin.
+      const limits = kernel.optional(RUN_LIMITS);
+      const sessions = kernel.optional(MCP_SESSIONS);
       const m = new ServiceMetrics({
-        mcpSessions: mcpSessionsOf(kernel.container),
+        mcpSessions: () => sessions,
         *limits() {
-          if (kernel.container.isRegistered(RUN_LIMITS, true)) yield* kernel.resolve(RUN_LIMITS).pipelines();
+          if (limits) yield* limits.pipelines();
         },
       });
       const registry = kernel.resolve(REGISTRY);

@@ -1,11 +1,10 @@
 /**
- * @module Where the metrics find MCP sessions: `svc:mcp` registers its session counts under the
- * `mcp.sessions` token (the same token as `MCP_SESSIONS` of `svc/mcp`, declared here by name so
- * the metrics plugin does not load the MCP SDK). They are read when Prometheus scrapes, in
- * whatever order the two plugins loaded; without `svc:mcp`, or with it in stdio or stateless
- * mode, the series stay at zero.
+ * @module Where the metrics find MCP sessions: `svc:mcp` provides its session counts under the
+ * `mcp.sessions` token, declared in `svc/mcp` as `MCP_SESSIONS`. This is a reference to that token
+ * by its name, not a second declaration: importing `svc/mcp` would load the MCP SDK (about a second
+ * of start-up on a busy machine) into every `svc run` that has metrics but no MCP server.
+ * Without `svc:mcp` the series stay at zero.
  */
-import type { DependencyContainer } from "tsyringe";
 import { token } from "svc/plugin";
 
 /** What `svc:mcp` counts, by transport (see `McpSessionCounts` of `svc/mcp`). */
@@ -14,8 +13,4 @@ export interface McpSessionCountsLike {
   opened(): Record<string, number>;
 }
 
-const MCP_SESSIONS = token<McpSessionCountsLike>("mcp.sessions");
-
-export function mcpSessionsOf(container: DependencyContainer): () => McpSessionCountsLike | undefined {
-  return () => (container.isRegistered(MCP_SESSIONS, true) ? container.resolve<McpSessionCountsLike>(MCP_SESSIONS) : undefined);
-}
+export const MCP_SESSIONS = token<McpSessionCountsLike>("mcp.sessions");

@@ -9,7 +9,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import { Cells } from "./cells.js";
 import type { McpSessionCountsLike } from "./mcp-sessions.js";
 import { RouteSeriesTable, RunSeriesTable } from "./series.js";
-import type { PipelineLimitStatus } from "svc/plugin";
+import type { PipelineLimitStatus } from "svc/limits";
 
 /** What the metrics read when scraped, from other plugins (each may be absent). */
 export interface MetricSources {

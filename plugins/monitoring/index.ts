@@ -21,11 +21,12 @@ export default function monitoringPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:monitoring",
     settings: monitoringSettings,
+    provides: [EXECUTION_INDEX],
     async setup(kernel) {
       const { settings, log } = kernel;
-      let index: ExecutionIndex;
-      if (kernel.container.isRegistered(EXECUTION_INDEX, true)) {
-        index = kernel.resolve(EXECUTION_INDEX);
+      // Before this plugin provides it, the token holds only a host's own index.
+      let index = kernel.optional(EXECUTION_INDEX);
+      if (index) {
         log.debug("Execution index: the host's");
       } else {
         const retention: RetentionOptions = { maxRecords: settings.monitoringMaxRecords, retentionMs: settings.monitoringRetentionHours * 3_600_000 };

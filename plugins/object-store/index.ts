@@ -22,6 +22,7 @@ export function objectStorePlugin(): KernelPlugin<v.InferOutput<typeof options>>
   return definePlugin({
     name: "svc:object-store",
     settings: objectStoreSettings,
+    provides: [OBJECT_STORE],
     options,
     async setup(kernel, opts) {
       const { settings } = kernel;

@@ -52,14 +52,16 @@ const ListQuery = v.object({
   after: v.optional(v.string()),
 });
 
-/** The plugin's file store, created on first use (the object store may be provided by a later plugin). */
+/** The plugin's file store, created on first use (so a server that takes no uploads keeps none). */
 export function fileStoreOf(kernel: PluginApi<typeof openaiSettings>): () => FileStore {
   let store: FileStore | undefined;
   return () => {
     if (store) return store;
-    const { settings, container } = kernel;
-    if (container.isRegistered(FILE_STORE, true)) store = kernel.resolve(FILE_STORE);
-    else if (container.isRegistered(OBJECT_STORE, true)) store = new ObjectFileStore(kernel.resolve(OBJECT_STORE), settings.filesTtl);
+    const { settings } = kernel;
+    const hosts = kernel.optional(FILE_STORE);
+    const objects = kernel.optional(OBJECT_STORE);
+    if (hosts) store = hosts;
+    else if (objects) store = new ObjectFileStore(objects, settings.filesTtl);
     else {
       store = new MemoryFileStore(settings.filesMaxTotalBytes, settings.filesTtl);
       if (settings.workers > 1) {

@@ -5,10 +5,10 @@
  * chat and Responses requests refer to (`ctx.files`). Every call goes through the kernel's `run`
  * hook with transport `openai`, every streamed chunk through its `stream` hook.
  */
-import { REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
+import { OBJECT_STORE, REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
 import { FileUploadHandlers } from "./file-upload-handlers.js";
 import { registerChatRoutes } from "./chat.js";
-import { fileStoreOf, registerFileRoutes } from "./files.js";
+import { FILE_STORE, fileStoreOf, registerFileRoutes } from "./files.js";
 import { registerModelRoutes } from "./models.js";
 import { registerResponseRoutes } from "./responses.js";
 import { openaiSettings } from "./settings.js";
@@ -17,6 +17,8 @@ export function openaiPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:openai",
     settings: openaiSettings,
+    // Where uploads go: a host's FILE_STORE, else svc:object-store's store, else memory.
+    optional: [FILE_STORE, OBJECT_STORE],
     setup(kernel) {
       const files = fileStoreOf(kernel);
       registerChatRoutes(kernel, files);

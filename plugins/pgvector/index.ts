@@ -26,7 +26,7 @@ export default function pgvectorPlugin(): KernelPlugin<undefined, typeof pgvecto
   };
   return definePlugin({
     name: "svc:pgvector",
-    dependsOn: ["svc:engine"],
+    needs: [ENGINE_REGISTRY],
     settings: pgvectorSettings,
     setup(kernel) {
       const limits = { max: kernel.settings.pgvectorPoolSize, connectionTimeoutMillis: Math.round(kernel.settings.pgvectorConnectTimeoutSeconds * 1000) };

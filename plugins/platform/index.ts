@@ -11,15 +11,13 @@
  * `svc:object-store` when that plugin is loaded.
  */
 import * as v from "valibot";
-import { OBJECT_STORE, definePlugin, token, type KernelPlugin, type ObjectStore } from "svc/plugin";
+import { OBJECT_STORE, definePlugin, type KernelPlugin, type ObjectStore } from "svc/plugin";
+import { MCP_TOOL_SERVER } from "svc/mcp";
 import { createObjectStore, objectStoreSettings } from "svc/object-store";
 import { PLATFORM_TOOL_SECOND_NAMES, configureMcpServer } from "./configure.js";
 import type { ToolServerLike } from "./tool-config.js";
 import { ALL_PLATFORM_TOOLS } from "./registry.js";
 import { platformSettings } from "./settings.js";
-
-/** The tool server `svc:mcp` provides (the same token as `MCP_TOOL_SERVER` of `svc/mcp`). */
-const MCP_TOOL_SERVER = token<ToolServerLike>("mcp.toolServer");
 
 const options = v.object({
   apiKey: v.optional(v.string()),
@@ -40,11 +38,12 @@ export function platformPlugin(): KernelPlugin<v.InferOutput<typeof options>> {
     name: "svc:platform",
     // Without svc:object-store it makes its own store from the same settings.
     settings: { ...platformSettings, ...objectStoreSettings },
-    dependsOn: ["svc:mcp"],
+    needs: [MCP_TOOL_SERVER],
+    optional: [OBJECT_STORE],
     options,
     async setup(kernel, opts) {
       const s = kernel.settings;
-      const shared = kernel.container.isRegistered(OBJECT_STORE, true) ? kernel.resolve(OBJECT_STORE) : undefined;
+      const shared = kernel.optional(OBJECT_STORE);
       // Without svc:object-store the plugin owns a store of its own (closed with the plugin).
       const objectStore =
         shared ??

@@ -45,11 +45,11 @@ export default function runsPlugin(): KernelPlugin {
   return definePlugin({
     name: "svc:runs",
     settings: runsSettings,
+    provides: [RUN_STORE],
     async setup(kernel) {
       const { settings, log } = kernel;
-      let store: RunStore;
-      if (kernel.container.isRegistered(RUN_STORE, true)) {
-        store = kernel.resolve(RUN_STORE);
+      let store = kernel.optional(RUN_STORE);
+      if (store) {
         log.debug("Run store: the host's");
       } else {
         const options = {

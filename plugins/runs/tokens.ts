@@ -5,4 +5,4 @@
 import { token } from "svc/plugin";
 import type { RunStore } from "./run-store.js";
 
-export const RUN_STORE = token<RunStore>("run-store");
+export const RUN_STORE = token<RunStore>("run-store", "svc:runs");

@@ -48,12 +48,12 @@ test("options are validated by the plugin's schema before any setup", async () =
   await kernel.close();
 });
 
-test("a missing or later dependency is reported before any setup runs", async () => {
+test("a missing dependency is reported before any setup runs; a later one sets up first", async () => {
   const trail: string[] = [];
-  await bootFails([recorder(trail, "a"), recorder(trail, "mcp", { dependsOn: ["engine"] })], /'mcp' depends on plugin 'engine'/, "KERNEL_ERR_PLUGIN_DEPENDENCY");
-  await bootFails([recorder(trail, "mcp", { dependsOn: ["engine"] }), recorder(trail, "engine")], /not loaded before it/);
+  await bootFails([recorder(trail, "a"), recorder(trail, "mcp", { dependsOn: ["engine"] })], /'mcp' depends on plugin 'engine', which is not loaded/, "KERNEL_ERR_PLUGIN_DEPENDENCY");
   assert.equal(trail, []);
-  const kernel = await createKernel({ plugins: [recorder(trail, "engine"), recorder(trail, "mcp", { dependsOn: ["engine"] })], logger: captureLogger().logger });
+  const kernel = await createKernel({ plugins: [recorder(trail, "mcp", { dependsOn: ["engine"] }), recorder(trail, "engine")], logger: captureLogger().logger });
+  assert.equal(kernel.pluginNames, ["engine", "mcp"]);
   await kernel.close();
 });
 
@@ -83,27 +83,28 @@ test("a setup that never finishes times out", async () => {
   }
 });
 
-test("provide: plugins share services; the host's registration wins; two providers conflict", async () => {
+test("provide: plugins share declared services; the host's registration wins; two providers conflict", async () => {
   const GREETER = token<{ greet(): string }>("test.greeter");
   const CLOCK = token<{ now(): number }>("test.clock");
   const provider = definePlugin({
     name: "provider",
+    provides: [GREETER, CLOCK],
     setup(k) {
       k.provide(GREETER, { greet: () => "from plugin" });
       k.provide(CLOCK, { now: () => 1 });
     },
   });
   let seen = "";
-  const consumer = definePlugin({ name: "consumer", dependsOn: ["provider"], setup: (k) => void (seen = k.resolve(GREETER).greet()) });
+  const consumer = definePlugin({ name: "consumer", needs: [GREETER], setup: (k) => void (seen = k.resolve(GREETER).greet()) });
   const container = createContainer();
   container.register(GREETER, { useValue: { greet: () => "from host" } });
   const kernel = await createKernel({ container, plugins: [provider, consumer], logger: captureLogger().logger });
   assert.is(seen, "from host");
-  assert.is(kernel.resolve(CLOCK).now(), 1);
+  assert.is(kernel.resolve(CLOCK).now(), 1, "the host sees what plugins provide");
   await kernel.close();
 
-  const again = definePlugin({ name: "again", setup: (k) => k.provide(CLOCK, { now: () => 2 }) });
-  await bootFails([provider, again], /Plugin 'again' failed during setup: Plugin 'again' provides svc.test.clock, which another plugin already provides/);
+  const again = definePlugin({ name: "again", provides: [CLOCK], setup: (k) => k.provide(CLOCK, { now: () => 2 }) });
+  await bootFails([provider, again], /Plugins 'provider' and 'again' both provide svc.test.clock/, "KERNEL_ERR_TOKEN_DUPLICATE");
 });
 
 // ---- loading plugins from specs

@@ -146,7 +146,7 @@ const test = suite("engine integrations");
 
 test("a plugin's store and components load from YAML while it is loaded, and are gone after it closes", async () => {
   let registry: EngineRegistry | undefined;
-  const probe = { name: "test:probe", dependsOn: ["acme:store"], setup: (k: { resolve: (t: typeof ENGINE_REGISTRY) => EngineRegistry }) => void (registry = k.resolve(ENGINE_REGISTRY)) };
+  const probe = { name: "test:probe", dependsOn: ["acme:store"], needs: [ENGINE_REGISTRY], setup: (k: { resolve: (t: typeof ENGINE_REGISTRY) => EngineRegistry }) => void (registry = k.resolve(ENGINE_REGISTRY)) };
   await withPipelineKernel(
     async (k) => {
       assert.ok(registry!.objects.has(STORE_TYPE) && registry!.components.has(COMPONENT_TYPE));

@@ -116,7 +116,7 @@ live("a paused Redis fails store calls at their deadline, and they work again on
 live("the svc:object-store plugin provides the Redis store under OBJECT_STORE and closes it", async () => {
   const k = await startKernel({ container: createContainer(), settings: { objectStoreBackend: "redis", objectStoreRedisUrl: redis.url, objectStoreTtl: 5 }, plugins: [objectStorePlugin()] });
   try {
-    const store = k.kernel.container.resolve<ObjectStore>(OBJECT_STORE);
+    const store = k.kernel.resolve(OBJECT_STORE);
     assert.is(store.backend.kind, "redis");
     assert.is(store.ttl, 5);
     assert.match(await store.put("x"), UUID_ID);

@@ -23,7 +23,7 @@ redisTest("OBJECT_STORE_REDIS_URL=redis://h1:p1,h2:p2,h3:p3: the plugin's store 
   stops.push(cluster.stop);
   const k = await startKernel({ container: createContainer(), settings: { objectStoreBackend: "redis", objectStoreRedisUrl: cluster.url }, plugins: [objectStorePlugin()] });
   try {
-    const store = k.kernel.container.resolve<ObjectStore>(OBJECT_STORE);
+    const store = k.kernel.resolve(OBJECT_STORE);
     assert.is(store.backend.kind, "redis");
     const ids = [];
     for (let i = 0; i < 12; i++) ids.push(await store.put({ n: i, items: ["a", "b"] }));

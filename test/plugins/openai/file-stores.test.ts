@@ -46,7 +46,7 @@ test("with svc:object-store loaded, files live in the object store with the file
   try {
     const uploaded = await k.client.files.create({ file: await toFile(Buffer.from("stored text"), "kept.txt"), purpose: "user_data" });
     assert.is(uploaded.expires_at, uploaded.created_at + 120, "SERVICE_FILES_TTL, not OBJECT_STORE_TTL");
-    const raw = await k.kernel.container.resolve<ObjectStore>(OBJECT_STORE).backend.get(uploaded.id);
+    const raw = await k.kernel.resolve(OBJECT_STORE).backend.get(uploaded.id);
     assert.ok(raw, "the file is an object-store entry");
     assert.is(JSON.parse(raw!).record.filename, "kept.txt");
     const reply = await k.client.chat.completions.create({ model: "reader", messages: [{ role: "user", content: [{ type: "file", file: { file_id: uploaded.id } }] }] });
@@ -54,10 +54,10 @@ test("with svc:object-store loaded, files live in the object store with the file
     assert.equal((await k.client.files.list()).data.map((f) => f.id), [uploaded.id]);
     assert.is(await (await k.client.files.content(uploaded.id)).text(), "stored text");
     await k.client.files.delete(uploaded.id);
-    assert.is(await k.kernel.container.resolve<ObjectStore>(OBJECT_STORE).backend.get(uploaded.id), undefined);
+    assert.is(await k.kernel.resolve(OBJECT_STORE).backend.get(uploaded.id), undefined);
     assert.equal((await k.client.files.list()).data, []);
     // An object-store id is not a file.
-    const objectId = await k.kernel.container.resolve<ObjectStore>(OBJECT_STORE).put({ some: "value" });
+    const objectId = await k.kernel.resolve(OBJECT_STORE).put({ some: "value" });
     assert.is((await fetch(`${k.url}/v1/files/${objectId}`)).status, 404);
   } finally {
     await k.close();

@@ -28,7 +28,7 @@ test("svc:platform adds the platform tools beside the pipeline tools, sharing th
     assert.not.ok(names.includes("get_pipeline"));
     const out = text(await client.callTool({ name: "list_pipelines", arguments: {} }));
     const id = /^@(obj_\d+)/.exec(out)![1]!;
-    const store = k.kernel.container.resolve<ObjectStore>(OBJECT_STORE);
+    const store = k.kernel.resolve(OBJECT_STORE);
     assert.ok(((await store.get(id)) as any).data.length >= 3, "stored in the container's store");
     assert.match(k.logs.join("\n"), /Platform tools: 2 registered \(object store: memory\)/);
   } finally {

@@ -175,7 +175,7 @@ redisTest("two instances on one Redis: one runs, the other reads, streams and ca
     const orphan = await post(`${a.url}/streamer/runs`, { n: 1, hold: true });
     await until(() => json(`${b.url}/runs/${orphan.body.id}`), (r) => r.body.status === "in_progress");
     const { RUN_STORE } = await import("svc/runs");
-    const storeA = a.kernel.container.resolve(RUN_STORE) as unknown as { abandonLeases(): void };
+    const storeA = a.kernel.resolve(RUN_STORE) as unknown as { abandonLeases(): void };
     const started = Date.now();
     storeA.abandonLeases();
     const failed = await until(() => json(`${b.url}/runs/${orphan.body.id}`), (r) => r.body.status === "failed", 20_000);
