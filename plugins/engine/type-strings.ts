@@ -45,7 +45,8 @@ export function schemaForTypeString(text: string): v.GenericSchema {
   return (NAMED[base] ?? (() => v.any()))();
 }
 
-function splitTopLevel(text: string): string[] {
+/** The comma-separated arguments of a type string's brackets, nested brackets kept whole. */
+export function splitTopLevel(text: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let current = "";

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { ChatMessage } from "../dataclasses/chat-message.js";
-import { schemaForTypeString } from "../type-strings.js";
+import { schemaForTypeString, splitTopLevel } from "../type-strings.js";
 import { callableName } from "../callable-names.js";
 import { deepCopy } from "../pipeline/copy.js";
 import type { EngineRegistry } from "../registry.js";
@@ -76,24 +76,8 @@ export function isValidTypeString(type: unknown): boolean {
     if (!generic) return false;
   } else if (!(BUILTIN_TYPES.has(base) || TYPING_GENERICS.has(base) || base.includes(".") || /^[A-Z]/.test(base))) return false;
   if (!generic) return true;
-  const args = splitArgs(generic[2]!);
+  const args = splitTopLevel(generic[2]!);
   return args.length > 0 && args.every((a) => a === "..." || /^\[.*\]$/.test(a) || isValidTypeString(a));
-}
-
-function splitArgs(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of text) {
-    if (ch === "[") depth++;
-    if (ch === "]") depth--;
-    if (ch === "," && depth === 0) {
-      out.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim()) out.push(current.trim());
-  return out;
 }
 
 /** Haystack's `_validate_schema`: every key has a valid type, handlers are functions, `messages` holds ChatMessages. */

@@ -10,22 +10,12 @@ import * as assert from "uvu/assert";
 import * as v from "valibot";
 import { BranchJoiner, Pipeline, PipelineRuntimeError, ValueError, socket } from "svc/engine";
 import { componentOf } from "./harness.js";
-import { EMPTY_DICT_EXPECTED, EMPTY_DICT_INPUT, corruptPipeline, correctKeys, deepCopyPipeline, emptyDictPipeline, extraKeys, misconfiguredPipeline, recordingLog, spyingTracer, unwrapPipeline, waiting } from "./pipeline-fixtures.js";
+import { EMPTY_DICT_EXPECTED, EMPTY_DICT_INPUT, corruptPipeline, rejects, correctKeys, deepCopyPipeline, emptyDictPipeline, extraKeys, misconfiguredPipeline, recordingLog, spyingTracer, unwrapPipeline, waiting } from "./pipeline-fixtures.js";
 import * as componentKit from "svc/engine";
 import type { Document } from "svc/engine";
 
 const int = v.number();
 const doubler = () => componentOf({ value: socket(int) }, { value: int }, (i) => ({ value: i.value * 2 }));
-
-async function rejects(run: Promise<unknown>, cls: new (...a: any[]) => Error, pattern: RegExp) {
-  try {
-    await run;
-    assert.unreachable("expected an error");
-  } catch (error) {
-    assert.instance(error, cls, String(error));
-    assert.match((error as Error).message, pattern);
-  }
-}
 
 /** A component that runs until its signal aborts (Haystack's task cancellation) or 5 s pass. */
 function abortable(onStart: () => void, state: { cancelled: boolean }) {

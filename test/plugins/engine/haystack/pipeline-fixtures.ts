@@ -5,10 +5,22 @@
 import * as v from "valibot";
 import type { Logger, Span, Tags, Tracer } from "svc/plugin";
 import { Component, Document, Pipeline, output, socket } from "svc/engine";
+import * as assert from "uvu/assert";
 import { componentOf } from "./harness.js";
 
 const str = v.string();
 const doc = v.instance(Document);
+
+/** `pytest.raises(cls, match=pattern)`. */
+export async function rejects(run: Promise<unknown>, cls: new (...a: any[]) => Error, pattern: RegExp) {
+  try {
+    await run;
+    assert.unreachable("expected an error");
+  } catch (error) {
+    assert.instance(error, cls, String(error));
+    assert.match((error as Error).message, pattern);
+  }
+}
 
 /** Haystack's caplog: the warnings a run logged. */
 export function recordingLog(): { log: Logger; warnings: string[] } {

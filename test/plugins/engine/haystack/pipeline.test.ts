@@ -10,7 +10,7 @@ import * as assert from "uvu/assert";
 import * as v from "valibot";
 import { Agent, BranchJoiner, ChatMessage, Document, Pipeline, PipelineConnectError, PipelineRuntimeError, socket } from "svc/engine";
 import { componentOf } from "./harness.js";
-import { recordingLog, spyingTracer, waiting, emptyDictPipeline, EMPTY_DICT_EXPECTED, EMPTY_DICT_INPUT, extraKeys, correctKeys, misconfiguredPipeline, deepCopyPipeline, corruptPipeline, unwrapPipeline } from "./pipeline-fixtures.js";
+import { recordingLog, rejects, spyingTracer, waiting, emptyDictPipeline, EMPTY_DICT_EXPECTED, EMPTY_DICT_INPUT, extraKeys, correctKeys, misconfiguredPipeline, deepCopyPipeline, corruptPipeline, unwrapPipeline } from "./pipeline-fixtures.js";
 
 const str = v.string();
 const msg = v.instance(ChatMessage);
@@ -23,16 +23,6 @@ const chatMessageProducer = (value = "Hello") => componentOf({}, { message: msg 
 const listChatMessageProducer = (values = ["Hello", "Hi"]) => componentOf({}, { messages: v.array(msg) }, () => ({ messages: values.map((x) => ChatMessage.fromUser(x)) }));
 const listStrAcceptor = () => componentOf({ texts: socket(v.array(str)) }, { result: v.array(str) }, (i) => ({ result: i.texts }));
 const listChatMessageAcceptor = () => componentOf({ messages: socket(v.array(msg)) }, { result: v.array(msg) }, (i) => ({ result: i.messages }));
-
-async function rejects(run: Promise<unknown>, cls: new (...a: any[]) => Error, pattern: RegExp) {
-  try {
-    await run;
-    assert.unreachable("expected an error");
-  } catch (error) {
-    assert.instance(error, cls, String(error));
-    assert.match((error as Error).message, pattern);
-  }
-}
 
 test("test_pipeline_thread_safety: two runs at once of one pipeline count their own visits", async () => {
   const { tracer, spans } = spyingTracer();
