@@ -10,15 +10,29 @@
  * `traceparent` sent as two headers is invalid (the spec's advice), and flags this version does
  * not define are not passed on.
  */
-import { ROOT_CONTEXT, trace, type TextMapGetter, type TextMapSetter } from "@opentelemetry/api";
-import { TraceState, W3CTraceContextPropagator } from "@opentelemetry/core";
+import { createRequire } from "node:module";
+import type * as OtelApi from "@opentelemetry/api";
+import type { TextMapGetter, TextMapSetter } from "@opentelemetry/api";
+import type * as OtelCore from "@opentelemetry/core";
 import type { Span, TagValue, Tags } from "./tracer.js";
 
 /** Trace flags: bit 0 `sampled` (level 1), bit 1 `random` trace id (level 2). */
 export const TRACE_FLAG_SAMPLED = 0x01;
 export const TRACE_FLAG_RANDOM = 0x02;
 
-const propagator = new W3CTraceContextPropagator();
+/**
+ * OpenTelemetry, loaded at the first trace header read or written: loading it costs ~90 ms,
+ * which a start (and a service whose callers send no trace context) does not pay.
+ */
+let otel: { api: typeof OtelApi; core: typeof OtelCore; propagator: OtelCore.W3CTraceContextPropagator } | undefined;
+function loadOtel(): NonNullable<typeof otel> {
+  if (!otel) {
+    const require = createRequire(import.meta.url);
+    const core = require("@opentelemetry/core") as typeof OtelCore;
+    otel = { api: require("@opentelemetry/api") as typeof OtelApi, core, propagator: new core.W3CTraceContextPropagator() };
+  }
+  return otel;
+}
 
 /**
  * The caller's span, from its `traceparent`: a parent for spans started in this process. It
@@ -70,7 +84,8 @@ const setter: TextMapSetter<Record<string, string>> = {
 
 /** The remote parent a `traceparent` value names, or undefined when it is absent or invalid. */
 export function parseTraceparent(value: HeaderValue, tracestate?: HeaderValue): RemoteSpan | undefined {
-  const remote = trace.getSpanContext(propagator.extract(ROOT_CONTEXT, { traceparent: value, tracestate }, getter));
+  const { api, propagator } = loadOtel();
+  const remote = api.trace.getSpanContext(propagator.extract(api.ROOT_CONTEXT, { traceparent: value, tracestate }, getter));
   if (!remote) return undefined;
   // Flags this version does not define are not passed on (the spec's advice for unknown bits).
   const traceFlags = remote.traceFlags & (TRACE_FLAG_SAMPLED | TRACE_FLAG_RANDOM);
@@ -80,7 +95,7 @@ export function parseTraceparent(value: HeaderValue, tracestate?: HeaderValue): 
 /** `tracestate` with malformed members left out, or undefined when nothing valid remains. */
 export function parseTracestate(value: HeaderValue): string | undefined {
   const raw = typeof value === "string" ? value : value?.join(",");
-  return (raw && new TraceState(raw).serialize()) || undefined;
+  return (raw && new (loadOtel().core.TraceState)(raw).serialize()) || undefined;
 }
 
 /** The remote parent named by a request's headers (lower-cased names), if any. */
@@ -97,11 +112,12 @@ export function traceHeaders(span: Span | undefined): Record<string, string> | u
   const traceId = span?.traceId;
   const spanId = span?.spanId;
   if (!traceId || !spanId) return undefined;
-  const context = trace.setSpanContext(ROOT_CONTEXT, {
+  const { api, core, propagator } = loadOtel();
+  const context = api.trace.setSpanContext(api.ROOT_CONTEXT, {
     traceId,
     spanId,
     traceFlags: span.traceFlags ?? TRACE_FLAG_SAMPLED,
-    traceState: span.traceState ? new TraceState(span.traceState) : undefined,
+    traceState: span.traceState ? new core.TraceState(span.traceState) : undefined,
   });
   const headers: Record<string, string> = {};
   propagator.inject(context, headers, setter);
