@@ -3,9 +3,12 @@
  * and `/chat/completions`), the models list (`GET /v1/models` and `/models`) and the Responses
  * endpoint (`POST /v1/responses` and `/responses`), and the Files API (`/v1/files`) whose uploads
  * chat and Responses requests refer to (`ctx.files`). Every call goes through the kernel's `run`
- * hook with transport `openai`, every streamed chunk through its `stream` hook.
+ * hook with transport `openai`, every streamed chunk through its `stream` hook. With svc:runs
+ * (RUN_STORE), responses are stored and may run in the background (`/v1/responses/{id}` …).
  */
 import { OBJECT_STORE, REGISTRY, definePlugin, type KernelPlugin } from "svc/plugin";
+import { RUN_STORE } from "svc/runs";
+import type { BackgroundResponses } from "./background-responses.js";
 import { FileUploadHandlers } from "./file-upload-handlers.js";
 import { registerChatRoutes } from "./chat.js";
 import { FILE_STORE, fileStoreOf, registerFileRoutes } from "./files.js";
@@ -14,17 +17,22 @@ import { registerResponseRoutes } from "./responses.js";
 import { openaiSettings } from "./settings.js";
 
 export function openaiPlugin(): KernelPlugin {
+  let background: BackgroundResponses | undefined;
   return definePlugin({
     name: "svc:openai",
     settings: openaiSettings,
     // Where uploads go: a host's FILE_STORE, else svc:object-store's store, else memory.
-    optional: [FILE_STORE, OBJECT_STORE],
+    // Stored and background responses: svc:runs' store when loaded (else responses are not stored).
+    optional: [FILE_STORE, OBJECT_STORE, RUN_STORE],
     setup(kernel) {
       const files = fileStoreOf(kernel);
       registerChatRoutes(kernel, files);
       registerModelRoutes(kernel);
-      registerResponseRoutes(kernel, files);
+      background = registerResponseRoutes(kernel, files, kernel.optional(RUN_STORE));
       registerFileRoutes(kernel, files, new FileUploadHandlers(kernel, kernel.resolve(REGISTRY)).start());
+    },
+    async close() {
+      await background?.close();
     },
   });
 }

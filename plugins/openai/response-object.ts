@@ -13,6 +13,8 @@ export interface ResponseBase {
   readonly id: string;
   readonly created_at: number;
   readonly model: string;
+  /** Fields a stored response adds after OpenAI's first ones (`background`, `previous_response_id`). */
+  readonly extra?: Json;
 }
 
 export function newResponseBase(model: string): ResponseBase {
@@ -32,7 +34,8 @@ export function responseError(error: unknown): ResponseError {
   return { code: status === 429 ? "rate_limit_exceeded" : "server_error", message };
 }
 
-export type ResponseStatus = "in_progress" | "completed" | "failed";
+/** OpenAI's response statuses (`queued` and `cancelled` only for stored, background responses). */
+export type ResponseStatus = "queued" | "in_progress" | "completed" | "failed" | "cancelled" | "incomplete";
 
 /**
  * Token usage of a response, as the `openai` package types it, less `cache_write_tokens`: svc
@@ -50,7 +53,7 @@ export function responseBody(
   usage: Usage | null,
   error: ResponseError | null = null,
 ): Json {
-  return { id: base.id, object: "response", created_at: base.created_at, status, model: base.model, output: [...output], usage, error, incomplete_details: null };
+  return { id: base.id, object: "response", created_at: base.created_at, status, model: base.model, output: [...output], usage, error, incomplete_details: null, ...base.extra };
 }
 
 /** A whole Response object (a wrapper may return or yield one): sent as is. */

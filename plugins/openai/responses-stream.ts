@@ -17,6 +17,7 @@ import {
   type Json,
   type ResponseBase,
   type ResponseError,
+  type ResponseStatus,
   type Usage,
 } from "./response-object.js";
 
@@ -91,7 +92,7 @@ export class ResponseState {
   }
 
   /** The response as it stands (after `complete` or `close`). */
-  body(status: "completed" | "failed" = "completed", error: ResponseError | null = null): Json {
+  body(status: ResponseStatus = "completed", error: ResponseError | null = null): Json {
     return responseBody(this.base, status, this.output, this.usage ?? { ...ZERO_USAGE }, error);
   }
 

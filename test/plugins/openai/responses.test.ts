@@ -7,7 +7,7 @@ import { registerResponseRoutes } from "../../../plugins/openai/responses.js";
 import { withPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
 import { openRequest, until } from "../../helpers/http.js";
 
-const underTest = (): KernelPlugin => definePlugin({ name: "responses-under-test", settings: openaiSettings, setup: (k) => registerResponseRoutes(k) });
+const underTest = (): KernelPlugin => definePlugin({ name: "responses-under-test", settings: openaiSettings, setup: (k) => void registerResponseRoutes(k) });
 
 /** A kernel with the Responses routes and an openai client pointed at it. */
 const withResponses = (fn: (k: PipelineKernel, client: OpenAI) => Promise<void>, plugins: KernelPlugin[] = [], settings?: KernelOptions["settings"]) =>
