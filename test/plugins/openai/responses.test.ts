@@ -45,11 +45,19 @@ function parseSse(text: string): { event?: string; data: string }[] {
 const post = (k: PipelineKernel, body: unknown, path = "/v1/responses") =>
   fetch(`${k.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
+/** Checks that a stream's events are numbered 0, 1, 2, … (`sequence_number`) and drops the numbers for comparisons. */
+function numbered<T extends { sequence_number?: number }>(events: T[]): Omit<T, "sequence_number">[] {
+  assert.equal(events.map((e) => e.sequence_number), events.map((_, i) => i), "sequence_number counts the events from 0");
+  return events.map(({ sequence_number: _, ...rest }) => rest);
+}
+
 const rawStream = async (k: PipelineKernel, body: Record<string, unknown>) => {
   const res = await post(k, { stream: true, ...body });
   assert.is(res.status, 200);
   assert.is(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
-  return parseSse(await res.text()).map((e) => ({ event: e.event, data: JSON.parse(e.data) }));
+  const events = parseSse(await res.text()).map((e) => ({ event: e.event, data: JSON.parse(e.data) }));
+  const data = numbered(events.map((e) => e.data));
+  return events.map((e, i) => ({ event: e.event, data: data[i] }));
 };
 
 const ZERO_USAGE = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
@@ -171,8 +179,9 @@ const agentish = `async *runResponse() {
 test("reasoning and function-call items from StreamingChunks", () =>
   withResponses(async (k, client) => {
     await deploy(k, "agent", agentish);
-    const events: any[] = [];
-    for await (const event of await client.responses.create({ model: "agent", input: "weather?", stream: true })) events.push(event);
+    const streamed: any[] = [];
+    for await (const event of await client.responses.create({ model: "agent", input: "weather?", stream: true })) streamed.push(event);
+    const events: any[] = numbered(streamed);
     assert.equal(
       events.map((e) => e.type),
       [
@@ -242,7 +251,7 @@ test("a UI event is a named SSE event of its own and leaves the items alone", ()
     );
     const res = await post(k, { model: "ui", input: "q", stream: true });
     const text = await res.text();
-    assert.ok(text.includes('event: status\ndata: {"type":"status","data":{"description":"Searching","done":false,"hidden":false}}\n\n'), text);
+    assert.ok(text.includes('event: status\ndata: {"type":"status","data":{"description":"Searching","done":false,"hidden":false},"sequence_number":2}\n\n'), text);
     const events = parseSse(text);
     assert.equal(
       events.map((e) => e.event),
@@ -261,7 +270,7 @@ test("a UI event is a named SSE event of its own and leaves the items alone", ()
         "response.completed",
       ],
     );
-    assert.equal(JSON.parse(events[6]!.data), { type: "notification", data: { type: "info", content: "done" } });
+    assert.equal(JSON.parse(events[6]!.data), { type: "notification", data: { type: "info", content: "done" }, sequence_number: 6 });
     const completed = JSON.parse(events.at(-1)!.data).response;
     assert.is(completed.output.length, 1);
     assert.is(completed.output[0].content[0].text, "Found it here");
@@ -379,8 +388,9 @@ test("a returned or yielded Response object is sent as is", () =>
     try { yield "a"; yield ${JSON.stringify(own)}; yield "never"; } finally { g.__ownClosed = true; }
   }`,
     );
-    const events: any[] = [];
-    for await (const event of await client.responses.create({ model: "ownstream", input: "q", stream: true })) events.push(event);
+    const streamed: any[] = [];
+    for await (const event of await client.responses.create({ model: "ownstream", input: "q", stream: true })) streamed.push(event);
+    const events: any[] = numbered(streamed);
     assert.equal(events.at(-1), { type: "response.completed", response: own });
     assert.is(events.filter((e) => e.type === "response.completed").length, 1);
     assert.ok(events.some((e) => e.type === "response.output_item.done"), "the open message is finalised first");
