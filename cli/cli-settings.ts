@@ -3,7 +3,8 @@
  * built-in plugin: the first read (before the plugins are loaded) picks the plugins from them,
  * and a config file may name any of them even when its plugin is not loaded.
  */
-import { fieldsOf, kernelSettings, loadSettings, mergeSettings, setting, settingTypes, type DeclaredSettings, type SettingSources, type SettingValues } from "svc/plugin";
+import { mergeSettings, setting, settingTypes, type SettingValues } from "svc/plugin";
+import { fieldsOf, kernelSettings, loadSettings, type DeclaredSettings, type SettingSources } from "svc/internal";
 import { authSettings } from "../plugins/auth/settings.js";
 import { chatUiSettings } from "../plugins/chat-ui/settings.js";
 import { engineSettings } from "../plugins/engine/settings.js";

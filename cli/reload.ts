@@ -9,7 +9,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { watch } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CONFIG_FILE_NAMES, Logger, type Settings } from "svc/plugin";
+import { CONFIG_FILE_NAMES } from "svc/internal";
+import { Logger, type Settings } from "svc/plugin";
 
 const distDir = fileURLToPath(new URL("../", import.meta.url));
 

@@ -6,7 +6,8 @@
  * (and a replaced worker starts with the current pipelines).
  */
 import cluster, { type Worker } from "node:cluster";
-import { Logger, WORKERS_STATE_ENV, WorkersManifest, type Settings } from "svc/plugin";
+import { Logger, type Settings } from "svc/plugin";
+import { WORKERS_STATE_ENV, WorkersManifest } from "svc/internal";
 
 export function runPrimary(settings: Settings): void {
   const log = Logger.create(settings.logLevel, settings.logFormat);

@@ -6,21 +6,8 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mkdtempSync } from "node:fs";
-import {
-  InsecureCredentialError,
-  TRACE_ACCESS,
-  allow,
-  createContainer,
-  dashboardTokenPath,
-  definePlugin,
-  deny,
-  ensureDashboardToken,
-  readDashboardToken,
-  requestState,
-  tokensEqual,
-  type AccessPolicy,
-  type KernelOptions,
-} from "svc/plugin";
+import { InsecureCredentialError, createContainer, dashboardTokenPath, ensureDashboardToken, readDashboardToken } from "svc/internal";
+import { TRACE_ACCESS, allow, definePlugin, deny, requestState, tokensEqual, type AccessPolicy, type KernelOptions } from "svc/plugin";
 import { startKernel, type TestKernel } from "../helpers/kernel.js";
 
 const fresh = () => mkdtempSync(join(tmpdir(), "svc-operator-"));

@@ -218,7 +218,7 @@ test("the credential file goes only to the literal loopback hosts, not to a name
   const resources: { close(): Promise<void> }[] = [{ close: async () => rmSync(root, { recursive: true, force: true }) }];
   await using(resources, async () => {
     // The credential file as a loopback server creates it.
-    const { ensureDashboardToken, dashboardTokenPath } = await import("svc/plugin");
+    const { ensureDashboardToken, dashboardTokenPath } = await import("svc/internal");
     const token = await ensureDashboardToken(dashboardTokenPath({ XDG_CACHE_HOME: cache }));
 
     // Control: for the literal 127.0.0.1 the file is read and sent.

@@ -7,7 +7,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { NOOP_TRACER, RemoteSpan, createContainer, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "svc/plugin";
+import { NOOP_TRACER, RemoteSpan, remoteParentOf, traceHeaders } from "svc/plugin";
+import { createContainer, parseTraceparent, parseTracestate } from "svc/internal";
 import enginePlugin, { Agent, ComponentTool, OpenAIChatGenerator } from "svc/engine";
 import mcpPlugin from "svc/mcp";
 import { openaiPlugin } from "svc/openai";
