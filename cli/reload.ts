@@ -10,14 +10,15 @@ import { watch } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CONFIG_FILE_NAMES } from "svc/internal";
-import { Logger, type Settings } from "svc/plugin";
+import { Logger } from "svc/plugin";
+import type { LauncherSettings } from "./cli-settings.js";
 
 const distDir = fileURLToPath(new URL("../", import.meta.url));
 
 /** Set in the server process `--reload` runs: it then follows the pipelines directory (serve.ts). */
 export const RELOAD_CHILD_ENV = "SVC_RELOAD_CHILD";
 
-export function runWithReload(settings: Settings, args: string[], cwd: string): void {
+export function runWithReload(settings: LauncherSettings, args: string[], cwd: string): void {
   const log = Logger.create(settings.logLevel, settings.logFormat);
   const childArgs = args.filter((a) => a !== "--reload");
   let child: ChildProcess | undefined;

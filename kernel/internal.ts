@@ -32,6 +32,7 @@ export { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 // Serving and operator access: the HTTP server, the dashboard credential file.
 export { createHttpServer, type ServerTimeouts } from "./http/server.js";
 export { OperatorAccess, isLoopbackBind } from "./operator-access/operator-access.js";
+export { operatorAccessSettings } from "./operator-access/settings.js";
 export {
   cacheDir,
   dashboardTokenPath,

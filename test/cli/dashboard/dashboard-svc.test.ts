@@ -175,7 +175,7 @@ test("401 without the credential, 403 with a wrong SERVICE_DASHBOARD_TOKEN, then
     resources.push(wrong);
     screen = await wrong.waitFor(/403/);
     assert.match(screen, new RegExp(`403 {2}Forbidden: http://127\\.0\\.0\\.1:${s.svc.port} refused the operator credential\\.`));
-    assert.match(screen, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_TRACING_TOKEN\./);
+    assert.match(screen, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN\./);
     await wrong.keys("q");
     await wrong.waitFor(/\[exited 0\]/);
 
