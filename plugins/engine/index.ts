@@ -83,6 +83,7 @@ export { AnthropicChatGenerator } from "./components/anthropic-chat-generator.js
 export { OpenAIResponsesChatGenerator } from "./components/openai-responses-chat-generator.js";
 export { SerperDevWebSearch, SerperDevError } from "./components/serper-dev-web-search.js";
 export { ComponentTool, COMPONENT_TOOL_TYPE } from "./component-tool.js";
+export { Toolset, TOOLSET_TYPE, flattenTools, warmUpTools, type ToolsType } from "./toolset.js";
 export { AgentTool, AGENT_TOOL_TYPE } from "./agent-tool.js";
 export { printStreamingChunk, PRINT_STREAMING_CHUNK } from "./print-streaming-chunk.js";
 export { renderTemplate, templateVariables, compileTemplate, TemplateError } from "./jinja.js";

@@ -11,6 +11,7 @@ import { Component, output, selectStreamingCallback, socket, type ComponentConte
 import { ChatMessage, type ToolCall } from "../dataclasses/chat-message.js";
 import { StreamingChunk, type ComponentInfo, type StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { isSingleOutputsToString, Tool, ToolInvocationError, type OutputsToString } from "../tool.js";
+import { checkDuplicateToolNames, flattenTools, isToolsType, warmUpTools, type ToolsType } from "../toolset.js";
 import { State } from "./agent-state.js";
 
 /** The LLM called a tool nobody gave us. */
@@ -217,10 +218,13 @@ function untilAborted<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
   });
 }
 
-const toolList = v.array(v.instance(Tool));
+const toolList = v.custom<ToolsType>(isToolsType, "tools must be a list of Tool and/or Toolset objects, or a Toolset.");
 
 const invokerInitSchema = v.object({
-  tools: v.pipe(toolList, v.minLength(1, "ToolInvoker requires at least one tool.")),
+  tools: v.pipe(
+    toolList,
+    v.check((tools) => flattenTools(tools).length > 0, "ToolInvoker requires at least one tool."),
+  ),
   raise_on_failure: v.optional(v.boolean(), true),
   convert_result_to_json_string: v.optional(v.boolean(), false),
   streaming_callback: v.nullish(v.function()),
@@ -231,20 +235,23 @@ const invokerInitSchema = v.object({
 export type ToolInvokerParams = v.InferOutput<typeof invokerInitSchema>;
 
 /** Throws on two tools with one name: the LLM could not tell them apart. */
-export function checkDuplicateTools(tools: readonly Tool[]): void {
-  const names = tools.map((t) => t.name);
-  const duplicates = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
-  if (duplicates.length) throw new Error(`Duplicate tool names found: ${duplicates.join(", ")}`);
-}
+export const checkDuplicateTools = checkDuplicateToolNames;
 
 export class ToolInvoker extends Component<ToolInvokerParams> {
   static override readonly type = "haystack.components.tools.tool_invoker.ToolInvoker";
   static override readonly aliases = ["ToolInvoker"];
   static override readonly initSchema = invokerInitSchema;
+  /** The YAML loader keeps Toolsets as Toolsets for this component. */
+  static readonly acceptsToolsets = true;
 
   constructor(init: unknown = {}) {
     super(init);
-    checkDuplicateTools(this.initParameters.tools);
+    checkDuplicateTools(flattenTools(this.initParameters.tools));
+  }
+
+  /** Warms the tools and toolsets (idempotent, so every pipeline warm-up may call it). */
+  async warmUp(): Promise<void> {
+    await warmUpTools(this.initParameters.tools);
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
@@ -262,12 +269,13 @@ export class ToolInvoker extends Component<ToolInvokerParams> {
   }
 
   async run(
-    inputs: { messages: ChatMessage[]; state?: State | null; streaming_callback?: unknown; enable_streaming_callback_passthrough?: boolean | null; tools?: Tool[] | null },
+    inputs: { messages: ChatMessage[]; state?: State | null; streaming_callback?: unknown; enable_streaming_callback_passthrough?: boolean | null; tools?: ToolsType | null },
     ctx: ComponentContext,
   ): Promise<{ tool_messages: ChatMessage[]; state: State }> {
     const init = this.initParameters;
-    const tools = inputs.tools ?? init.tools;
-    if (inputs.tools) checkDuplicateTools(tools);
+    if (inputs.tools) await warmUpTools(inputs.tools);
+    const tools = flattenTools(inputs.tools ?? init.tools);
+    checkDuplicateTools(tools);
     const state = inputs.state ?? new State();
     const tool_messages = await runToolCalls({
       messages: inputs.messages ?? [],

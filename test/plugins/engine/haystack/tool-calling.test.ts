@@ -34,7 +34,7 @@ const rejection = (p: Promise<unknown>) => p.then(() => null, (e: Error) => e);
 // ---- TestCore ----
 test("TestCore.test_validate_and_prepare_tools", () => {
   const invoker = new ToolInvoker({ tools: [weatherTool(), faultyTool()] });
-  assert.equal(invoker.initParameters.tools.map((t) => t.name), ["weather_tool", "faulty_tool"]);
+  assert.equal([...(invoker.initParameters.tools as Tool[])].map((t) => t.name), ["weather_tool", "faulty_tool"]);
 });
 test("TestCore.test_validate_and_prepare_tools_validation_failures", () => {
   assert.throws(() => new ToolInvoker({ tools: [] }));
