@@ -1,9 +1,9 @@
 /**
  * @module ToolInvoker (Haystack v2's `haystack.components.tools.tool_invoker.ToolInvoker`,
  * pipeline-engine.md §5.3) and `runToolCalls`, the runner it shares with the Agent. The tool
- * calls in the messages run concurrently (at most `max_workers` at once); results are handled in
- * call order, each streamed as a tool-result chunk as soon as it and the calls before it are done,
- * then one `tool_call_results` chunk marks the end of the batch (§4.4).
+ * calls in the messages run concurrently (at most `max_workers` at once) in batches that honour
+ * state dependencies (`scheduleToolCalls`); results are merged in call order within a batch, each
+ * streamed as a tool-result chunk, then one `tool_call_results` chunk marks the end (§4.4).
  */
 import * as v from "valibot";
 import type { Span, Tracer } from "svc/plugin";
@@ -81,25 +81,55 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
       gate.release();
     }
   };
-  const tasks = calls.map((call) => (byName.has(call.tool_name) ? execute(call, byName.get(call.tool_name)!) : undefined));
-
-  const messages: ChatMessage[] = [];
-  for (const [index, call] of calls.entries()) {
-    const tool = byName.get(call.tool_name);
-    let message: ChatMessage;
-    if (!tool) {
-      message = ChatMessage.fromTool(new ToolNotFoundError(call.tool_name, names).message, call, true);
-    } else {
-      const outcome = await untilAborted(o.signal, tasks[index]!);
-      if (!outcome.ok && o.raiseOnFailure) throw firstFailure ?? outcome.error;
-      message = outcome.ok ? finish(tool, call, outcome.value, o) : ChatMessage.fromTool(outcome.error.message, call, true);
-    }
-    messages.push(message);
+  const messages: (ChatMessage | undefined)[] = calls.map((call) => (byName.has(call.tool_name) ? undefined : ChatMessage.fromTool(new ToolNotFoundError(call.tool_name, names).message, call, true)));
+  let streamIndex = 0;
+  const stream = async (call: ToolCall, message: ChatMessage) => {
     const result = message.toolCallResult!;
-    await o.callback?.(new StreamingChunk({ index, start: true, tool_call_result: result, meta: { tool_result: result.result, tool_call: call }, component_info: o.componentInfo }));
+    await o.callback?.(new StreamingChunk({ index: streamIndex++, start: true, tool_call_result: result, meta: { tool_result: result.result, tool_call: call }, component_info: o.componentInfo }));
+  };
+  for (const [index, message] of messages.entries()) if (message) await stream(calls[index]!, message);
+  // Batches honour read-after-write on state: a call reading a key runs after the calls writing it.
+  const known = calls.flatMap((call, index) => (byName.has(call.tool_name) ? [index] : []));
+  for (const batch of scheduleToolCalls(known.map((i) => calls[i]!), known.map((i) => byName.get(calls[i]!.tool_name)!))) {
+    // Started together, so each reads state as the earlier batches left it.
+    const tasks = batch.map((k) => execute(calls[known[k]!]!, byName.get(calls[known[k]!]!.tool_name)!));
+    // Merged in call order within the batch, so write-write merges stay deterministic.
+    for (const [position, k] of batch.entries()) {
+      const index = known[k]!;
+      const call = calls[index]!;
+      const tool = byName.get(call.tool_name)!;
+      const outcome = await untilAborted(o.signal, tasks[position]!);
+      if (!outcome.ok && o.raiseOnFailure) throw firstFailure ?? outcome.error;
+      messages[index] = outcome.ok ? finish(tool, call, outcome.value, o) : ChatMessage.fromTool(outcome.error.message, call, true);
+      await stream(call, messages[index]!);
+    }
   }
   await o.callback?.(new StreamingChunk({ finish_reason: "tool_call_results", meta: { finish_completion_timestamp: new Date().toISOString() }, component_info: o.componentInfo }));
-  return messages;
+  return messages as ChatMessage[];
+}
+
+/**
+ * Haystack's `_schedule_tool_calls`: batches of call indices. A call reading a state key (an
+ * `inputs_from_state` parameter the LLM did not send) runs in a later batch than every call
+ * writing that key (`outputs_to_state`); calls within a batch run concurrently. A cycle (a tool
+ * reading and writing one key, called twice) is broken by call order; write-write needs no order.
+ */
+export function scheduleToolCalls(calls: readonly ToolCall[], tools: readonly Tool[]): number[][] {
+  const io = calls.map((call, i) => {
+    const tool = tools[i]!;
+    const reads = new Set(Object.entries(tool.inputs_from_state ?? {}).filter(([, param]) => !(param in call.arguments)).map(([key]) => key));
+    return { reads, writes: new Set(Object.keys(tool.outputs_to_state ?? {})) };
+  });
+  const deps = io.map((a, j) => new Set(io.flatMap((b, i) => (i !== j && [...a.reads].some((key) => b.writes.has(key)) ? [i] : []))));
+  const done = new Set<number>();
+  const batches: number[][] = [];
+  while (done.size < calls.length) {
+    let ready = calls.map((_, k) => k).filter((k) => !done.has(k) && [...deps[k]!].every((d) => done.has(d)));
+    if (!ready.length) ready = [calls.findIndex((_, k) => !done.has(k))];
+    for (const k of ready) done.add(k);
+    batches.push(ready);
+  }
+  return batches;
 }
 
 /** Arguments the LLM left out are filled from state (`inputs_from_state`). */
