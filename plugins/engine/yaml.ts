@@ -69,7 +69,8 @@ function resolveInit(value: unknown, registry: EngineRegistry): unknown {
   if (isSerializedTool(o)) return toolFromDict(o, registry, (x) => resolveInit(x, registry));
   if (typeof o.type === "string" && (o.init_parameters === undefined || typeof o.init_parameters === "object")) {
     const init = () => resolveInit(o.init_parameters ?? {}, registry) as Record<string, unknown>;
-    if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(init());
+    // Registered objects written as `{type, data}` (a custom Toolset, as Haystack dumps one) get their data.
+    if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(o.init_parameters === undefined && o.data && typeof o.data === "object" ? (resolveInit(o.data, registry) as Record<string, unknown>) : init());
     // A component nested in another's init parameters (an Agent's chat_generator).
     if (registry.components.has(o.type)) {
       const cls = registry.components.get(o.type);

@@ -166,6 +166,44 @@ test("TestToolsetWithAgent.test_pipeline_with_list_of_toolsets", () => {
   assert.is(dumpPipelineYaml(pipeline), yaml);
 });
 
+/** Haystack's DynamicToolset: dumps no tools and rebuilds them when loaded (registered as an engine object). */
+class DynamicToolset extends Toolset {
+  static readonly type = "test_toolset.DynamicToolset";
+  constructor() {
+    super([addTool]);
+  }
+  static fromDict() {
+    return new DynamicToolset();
+  }
+  override toDict() {
+    return { type: DynamicToolset.type, data: {} };
+  }
+}
+const withDynamic = () => {
+  const registry = createRegistry().registerFunction("multiply", multiply).registerFunction("add", add);
+  registry.objects.register(DynamicToolset);
+  return registry;
+};
+test("TestToolsetWithAgent.test_custom_toolset_serde_in_agent", () => {
+  const agent = new Agent({ chat_generator: openai(), tools: new DynamicToolset() });
+  const toolsDict = agent.toDict().init_parameters.tools as { type: string; data: object };
+  assert.is(toolsDict.type, "test_toolset.DynamicToolset");
+  assert.equal(toolsDict.data, {});
+  const restored = loadPipelineYaml(dumpPipelineYaml(new Pipeline().addComponent("agent", agent)), withDynamic()).getComponent("agent") as Agent;
+  assert.instance(restored.tools, DynamicToolset);
+});
+test("TestToolsetWithAgent.test_agent_serde_with_list_containing_custom_toolset", () => {
+  const agent = new Agent({ chat_generator: openai(), tools: [new DynamicToolset(), new Toolset([multiplyTool])] });
+  const toolsData = agent.toDict().init_parameters.tools as { type: string; data: object }[];
+  assert.equal([toolsData[0]!.type, toolsData[0]!.data, toolsData[1]!.type], ["test_toolset.DynamicToolset", {}, "haystack.tools.toolset.Toolset"]);
+  const restored = loadPipelineYaml(dumpPipelineYaml(new Pipeline().addComponent("agent", agent)), withDynamic()).getComponent("agent") as Agent;
+  const [custom, plain] = restored.tools as Toolset[];
+  assert.instance(custom, DynamicToolset);
+  assert.instance(plain, Toolset);
+  assert.equal(names(custom!), ["add"]);
+  assert.equal(names(plain!), ["multiply"]);
+});
+
 // ---- TestToolsetWarmUp ----
 test("TestToolsetWarmUp.test_warm_up_warms_all_tools", async () => {
   const [t1, t2] = [new WarmUpCountingTool("a"), new WarmUpCountingTool("b")];
