@@ -7,6 +7,9 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { join } from "node:path";
 import { createParser } from "eventsource-parser";
 import { pipelinesDirWith, post, startInstance, stopAll, type Instance } from "../helpers/cluster.js";
@@ -41,9 +44,11 @@ async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T
   }
 }
 
-const state: { redis?: TestRedis; dir?: string; instances: Instance[] } = { instances: [] };
+const SECRET = "reliability webhook secret";
+const state: { redis?: TestRedis; dir?: string; instances: Instance[]; hook?: Server; hookUrl?: string; received: { headers: IncomingHttpHeaders; body: string }[] } = { instances: [], received: [] };
 const start = async () => {
-  const instance = await startInstance({ redisUrl: state.redis!.url, dir: state.dir, env: { SERVICE_RUN_LEASE_SECONDS: "3" } });
+  const env = { SERVICE_RUN_LEASE_SECONDS: "3", SERVICE_WEBHOOK_ALLOWED_URLS: state.hookUrl!, SERVICE_WEBHOOK_SECRET: SECRET };
+  const instance = await startInstance({ redisUrl: state.redis!.url, dir: state.dir, env });
   state.instances.push(instance);
   return instance;
 };
@@ -52,23 +57,34 @@ test.before(async () => {
   if (skip) return;
   state.redis = await startRedis();
   state.dir = pipelinesDirWith({ slow: SLOW, echo: ECHO });
+  state.hook = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      state.received.push({ headers: req.headers, body });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => state.hook!.listen(0, "127.0.0.1", r));
+  state.hookUrl = `http://127.0.0.1:${(state.hook.address() as AddressInfo).port}`;
 });
 
 test.after(async () => {
   await stopAll(...state.instances);
   await state.redis?.stop();
+  await new Promise((r) => (state.hook ? state.hook.close(r) : r(undefined)));
 });
 
 const ids: { completed?: string; killed?: string } = {};
 
-test("kill -9 of the instance running a run: another instance reports it failed (lease_expired) within 15 s", async () => {
+test("kill -9 of the instance running a run: another instance reports it failed (lease_expired) within 15 s and sends its webhook, once", async () => {
   if (skip) return console.log(skip);
   const [a, b] = [await start(), await start()];
   const done = await post(`${b.url}/echo/runs`, { q: "kept" });
   assert.is(done.status, 202, JSON.stringify(done.body));
   ids.completed = done.body.id;
   await eventually("the echo run completed", () => json(`${a.url}/runs/${ids.completed}`), (r) => r.body.status === "completed");
-  const run = await post(`${a.url}/slow/runs`, {});
+  const run = await post(`${a.url}/slow/runs`, { webhook_url: `${state.hookUrl}/done` });
   assert.is(run.status, 202, JSON.stringify(run.body));
   ids.killed = run.body.id;
   await eventually("the slow run is in progress", () => json(`${b.url}/runs/${ids.killed}`), (r) => r.body.status === "in_progress");
@@ -79,6 +95,13 @@ test("kill -9 of the instance running a run: another instance reports it failed 
   assert.is(failed.body.error.code, "lease_expired");
   assert.match(failed.body.error.message, /stopped renewing its lease/);
   assert.ok(took < 15_000, `failed ${took} ms after the kill`);
+  await eventually("the failed run's webhook", async () => state.received.length, (n) => n >= 1);
+  await sleep(500); // room for a second delivery, had another instance sent one too
+  assert.is(state.received.length, 1);
+  const delivered = new Webhook(SECRET, { format: "raw" }).verify(state.received[0]!.body, state.received[0]!.headers as Record<string, string>) as any;
+  assert.is(delivered.type, "run.failed");
+  assert.is(delivered.data.id, ids.killed);
+  assert.is(delivered.data.error.code, "lease_expired");
   await b.stop("SIGTERM");
 });
 
