@@ -100,4 +100,5 @@ export { newId, randomHex, randomUuid } from "./ids.js";
 export { connectRedisKeyv, closeKeyv, redisClientOf } from "./kv/redis-keyv.js";
 export { parseRedisTarget } from "./kv/redis-target.js";
 export { withDeadline, RedisWatch, RedisTimeoutError, DEFAULT_REDIS_TIMEOUT_MS } from "./kv/redis-deadline.js";
+export { pageByIds, type IdPage, type IdPageQuery, type SortedIdCommands } from "./kv/redis-id-pages.js";
 export { Keyv } from "keyv";
