@@ -105,6 +105,30 @@ export function spawnTools(tools: ToolsType): ToolsType {
   return tools instanceof Toolset ? tools.spawn() : tools.map((t) => (t instanceof Toolset ? t.spawn() : t));
 }
 
+/**
+ * Haystack's `Agent._select_tools`: no request keeps `own`; names pick tools of `own` (toolsets
+ * warmed first, so lazy ones are selectable); Tools and Toolsets given at run time are warmed (an
+ * Agent's warm-up does not cover them). Toolsets are spawned for the run.
+ */
+export async function selectRunTools(own: ToolsType, requested: ToolsType | string[] | null | undefined): Promise<ToolsType> {
+  if (requested === null || requested === undefined) return spawnTools(own);
+  if (Array.isArray(requested) && requested.length > 0 && requested.every((t) => typeof t === "string")) {
+    const names = requested as string[];
+    const items = own instanceof Toolset ? [own] : own;
+    const selectable = await Promise.all(items.map(async (item) => (item instanceof Toolset ? item.getSelectableTools() : [item])));
+    const valid = selectable.flat().map((t) => t.name);
+    if (!valid.length) throw new Error("No tools were configured for the Agent at initialization.");
+    const invalid = names.filter((n) => !valid.includes(n));
+    if (invalid.length) throw new Error(`The following tool names are not valid: ${pySet(invalid)}. Valid tool names are: ${pySet(valid)}.`);
+    return selectable.flat().filter((t) => names.includes(t.name));
+  }
+  if (!isToolsType(requested)) throw new TypeError("tools must be a list of Tool and/or Toolset objects, a Toolset, or a list of tool names (strings).");
+  await warmUpTools(requested);
+  return spawnTools(requested);
+}
+
+const pySet = (xs: string[]) => `{${xs.map((x) => `'${x}'`).join(", ")}}`;
+
 export function isToolsType(x: unknown): x is ToolsType {
   return x instanceof Toolset || (Array.isArray(x) && x.every((t) => t instanceof Tool || t instanceof Toolset));
 }

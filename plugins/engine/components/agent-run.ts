@@ -109,6 +109,27 @@ export function promptBuilder(prompt: string, role: "user" | "system", required:
   return new ChatPromptBuilder({ template, required_variables: required === "*" ? "*" : required.filter((name) => probe.variables.includes(name)) });
 }
 
+/**
+ * Haystack's `_register_prompt_variables`: each template variable of the prompts becomes an input,
+ * mandatory per `required` ("*": all; a list: those named). A name taken by the state or the run's
+ * own inputs is refused.
+ */
+export function promptVariables(builders: [ChatPromptBuilder | undefined, string][], required: "*" | string[] | null, stateKeys: string[], runParams: string[]): Map<string, boolean> {
+  if (Array.isArray(required) && !builders.some(([b]) => b?.variables.length)) {
+    console.warn("The parameter required_variables is provided but neither user_prompt nor system_prompt contains template variables. Either provide a prompt with Jinja2 template variables or remove required_variables, it has otherwise no effect.");
+  }
+  const sources = new Map<string, string[]>();
+  for (const [builder, label] of builders) for (const name of builder?.variables ?? []) sources.set(name, [...(sources.get(name) ?? []), label]);
+  const variables = new Map<string, boolean>();
+  for (const [name, labels] of sources) {
+    const from = labels.join(" and ");
+    if (stateKeys.includes(name)) throw new Error(`Variable '${name}' from ${from} is already defined in the state schema. Please rename the variable or remove it from the prompt to avoid conflicts.`);
+    if (runParams.includes(name)) throw new Error(`Variable '${name}' from ${from} conflicts with input names in the run method. Please rename the variable or remove it from the prompt to avoid conflicts.`);
+    variables.set(name, required === "*" || (Array.isArray(required) && required.includes(name)));
+  }
+  return variables;
+}
+
 /** Renders one prompt; it must give exactly one message of the expected role. */
 export function renderPrompt(builder: ChatPromptBuilder, role: "user" | "system", label: string, inputs: Record<string, unknown>): ChatMessage[] {
   const values = Object.fromEntries(builder.variables.filter((name) => inputs[name] !== undefined && inputs[name] !== null).map((name) => [name, inputs[name]]));

@@ -14,9 +14,9 @@ import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { PipelineRuntimeError } from "../pipeline/errors.js";
 import { Tool } from "../tool.js";
-import { flattenTools, isToolsType, spawnTools, Toolset, warmUpTools, type ToolsType } from "../toolset.js";
+import { flattenTools, isToolsType, selectRunTools, Toolset, warmUpTools, type ToolsType } from "../toolset.js";
 import { State, stateSocketSchema, validateStateSchema, withMessages, type StateSchema } from "./agent-state.js";
-import { checkExitConditions, EXIT_REASON_MAX_STEPS, EXIT_REASON_TEXT, INTERNAL_KEYS, isTextExit, promptBuilder, recordLlmUsage, recordToolCalls, renderPrompt, RUN_METADATA_KEYS, validatePromptMessageBlocks } from "./agent-run.js";
+import { checkExitConditions, EXIT_REASON_MAX_STEPS, EXIT_REASON_TEXT, INTERNAL_KEYS, isTextExit, promptBuilder, promptVariables, recordLlmUsage, recordToolCalls, renderPrompt, RUN_METADATA_KEYS, validatePromptMessageBlocks } from "./agent-run.js";
 import type { ChatPromptBuilder } from "./chat-prompt-builder.js";
 import { ToolInvoker, checkDuplicateTools, runToolCalls } from "./tool-invoker.js";
 
@@ -78,7 +78,7 @@ export class Agent extends Component<AgentParams> {
   private readonly systemBuilder?: ChatPromptBuilder;
   private readonly userBuilder?: ChatPromptBuilder;
   /** Prompt variables, each with whether it must be given. */
-  private readonly promptVariables = new Map<string, boolean>();
+  private readonly promptVariables: Map<string, boolean>;
   private warming?: Promise<void>;
 
   constructor(init: unknown = {}) {
@@ -108,27 +108,15 @@ export class Agent extends Component<AgentParams> {
     validatePromptMessageBlocks(p.user_prompt, p.system_prompt);
     if (p.system_prompt != null) this.systemBuilder = promptBuilder(p.system_prompt, "system", p.required_variables);
     if (p.user_prompt != null) this.userBuilder = promptBuilder(p.user_prompt, "user", p.required_variables);
-    this.registerPromptVariables();
-  }
-
-  /** Haystack's `_register_prompt_variables`: each template variable becomes an input. */
-  private registerPromptVariables(): void {
-    const required = this.initParameters.required_variables;
-    const builders = [
-      [this.systemBuilder, "system_prompt"],
-      [this.userBuilder, "user_prompt"],
-    ] as const;
-    if (Array.isArray(required) && !builders.some(([b]) => b?.variables.length)) {
-      console.warn("The parameter required_variables is provided but neither user_prompt nor system_prompt contains template variables. Either provide a prompt with Jinja2 template variables or remove required_variables, it has otherwise no effect.");
-    }
-    const sources = new Map<string, string[]>();
-    for (const [builder, label] of builders) for (const name of builder?.variables ?? []) sources.set(name, [...(sources.get(name) ?? []), label]);
-    for (const [name, labels] of sources) {
-      const from = labels.join(" and ");
-      if (name in this.stateSchema) throw new Error(`Variable '${name}' from ${from} is already defined in the state schema. Please rename the variable or remove it from the prompt to avoid conflicts.`);
-      if (RUN_PARAMS.includes(name)) throw new Error(`Variable '${name}' from ${from} conflicts with input names in the run method. Please rename the variable or remove it from the prompt to avoid conflicts.`);
-      this.promptVariables.set(name, required === "*" || (Array.isArray(required) && required.includes(name)));
-    }
+    this.promptVariables = promptVariables(
+      [
+        [this.systemBuilder, "system_prompt"],
+        [this.userBuilder, "user_prompt"],
+      ],
+      p.required_variables,
+      [...Object.keys(this.stateSchema), ...INTERNAL_KEYS],
+      RUN_PARAMS,
+    );
   }
 
   private get generatorTakesTools(): boolean {
@@ -314,29 +302,13 @@ export class Agent extends Component<AgentParams> {
     }
   }
 
-  /**
-   * Run-time tools: names select init tools (toolsets warmed first, so lazy ones are selectable);
-   * Tools and Toolsets given at run time are warmed, as the Agent's warm-up does not cover them.
-   */
+  /** Run-time tools (Haystack's `_select_tools`); a chat generator without `tools` may not get any. */
   private async selectTools(requested: ToolsType | string[] | null | undefined): Promise<ToolsType> {
-    const own = this.initParameters.tools;
-    if (requested === null || requested === undefined) return spawnTools(own);
-    if (Array.isArray(requested) && requested.length > 0 && requested.every((t) => typeof t === "string")) {
-      const names = requested as string[];
-      const items = own instanceof Toolset ? [own] : own;
-      const selectable = await Promise.all(items.map(async (item) => [item, item instanceof Toolset ? await item.getSelectableTools() : [item]] as const));
-      const valid = selectable.flatMap(([, list]) => list.map((t) => t.name));
-      if (!valid.length) throw new Error("No tools were configured for the Agent at initialization.");
-      const invalid = names.filter((n) => !valid.includes(n));
-      if (invalid.length) throw new Error(`The following tool names are not valid: ${pySet(invalid)}. Valid tool names are: ${pySet(valid)}.`);
-      return selectable.flatMap(([, list]) => list.filter((t) => names.includes(t.name)));
-    }
-    if (!isToolsType(requested)) throw new TypeError("tools must be a list of Tool and/or Toolset objects, a Toolset, or a list of tool names (strings).");
-    await warmUpTools(requested);
-    if (flattenTools(requested).length && !this.generatorTakesTools) {
+    const selected = await selectRunTools(this.initParameters.tools, requested);
+    if (requested && !this.generatorTakesTools && flattenTools(selected).length) {
       throw new TypeError(`${this.initParameters.chat_generator.type} does not accept tools parameter in its run method. The Agent component requires a chat generator that supports tools when tools are provided.`);
     }
-    return spawnTools(requested);
+    return selected;
   }
 
   /** A failure inside the loop, named after this agent (the pipeline passes it on unchanged). */
@@ -357,4 +329,3 @@ function isEmpty(value: unknown): boolean {
 }
 
 const pyList = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(", ")}]`;
-const pySet = (xs: string[]) => `{${xs.map((x) => `'${x}'`).join(", ")}}`;

@@ -7,7 +7,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as v from "valibot";
-import { Agent, ChatMessage, Component, ComponentTool, output, socket, State, type ComponentContext } from "svc/engine";
+import { Agent, ChatMessage, Component, ComponentTool, createRegistry, dumpPipelineYaml, loadPipelineYaml, OpenAIChatGenerator, output, Pipeline, Secret, socket, State, type ComponentContext } from "svc/engine";
 import { MockChat } from "./agent-fixtures.js";
 
 /** Haystack's SimpleComponent: greets `text`; counts its warm-ups. */
@@ -125,4 +125,59 @@ test("TestComponentTool.test_component_invoker_with_agent", async () => {
   const result = (await tool.invoke({ messages: [{ role: "user", content: "A 4-day trip in the south of France" }] })) as { last_message: ChatMessage };
   assert.is(result.last_message.text, "Answer");
 });
+// ---- TestComponentToolInAgent: the serialization cases ----
+function replyFormatter(text: unknown) {
+  return `Formatted reply: ${text}`;
+}
+function outputHandler(_current: unknown, incoming: unknown) {
+  return incoming;
+}
+const registry = () => {
+  const r = createRegistry().registerFunction("test_component_tool.reply_formatter", replyFormatter).registerFunction("test_component_tool.output_handler", outputHandler);
+  r.components.register(SimpleComponent as never);
+  return r;
+};
+test("TestComponentToolInAgent.test_serde", () => {
+  process.env.OPENAI_API_KEY ??= "test-key";
+  const tool = new ComponentTool({ component: new SimpleComponent(), name: "hello_tool", description: "A simple greeting tool" });
+  const pipeline = new Pipeline().addComponent("agent", new Agent({ chat_generator: new OpenAIChatGenerator({ api_key: Secret.fromEnvVar("OPENAI_API_KEY") }), tools: [tool] }));
+  const agentDict = pipeline.getComponent("agent")!.toDict() as { type: string; init_parameters: { tools: { type: string; data: { name: string; component: { type: string } } }[] } };
+  assert.is(agentDict.type, "haystack.components.agents.agent.Agent");
+  assert.is(agentDict.init_parameters.tools.length, 1);
+  const toolDict = agentDict.init_parameters.tools[0]!;
+  assert.equal([toolDict.type, toolDict.data.name, toolDict.data.component.type], ["haystack.tools.component_tool.ComponentTool", "hello_tool", "test.SimpleComponent"]);
+  const yaml = dumpPipelineYaml(pipeline);
+  assert.is(dumpPipelineYaml(loadPipelineYaml(yaml, registry())), yaml);
+});
+test("TestComponentToolInAgent.test_component_tool_serde", () => {
+  const tool = new ComponentTool({
+    component: new SimpleComponent(),
+    name: "simple_tool",
+    description: "A simple tool",
+    outputs_to_string: { source: "reply", handler: replyFormatter },
+    inputs_from_state: { test: "text" },
+    outputs_to_state: { output: { source: "reply", handler: outputHandler } },
+  });
+  const expected = {
+    type: "haystack.tools.component_tool.ComponentTool",
+    data: {
+      component: { type: "test.SimpleComponent", init_parameters: {} },
+      name: "simple_tool",
+      description: "A simple tool",
+      parameters: null,
+      inputs_from_state: { test: "text" },
+      outputs_to_state: { output: { source: "reply", handler: "test_component_tool.output_handler" } },
+      outputs_to_string: { source: "reply", handler: "test_component_tool.reply_formatter" },
+    },
+  };
+  assert.equal(tool.toDict(registry()), expected);
+  // ComponentTool.from_dict: the dict as a ToolInvoker's tool in YAML.
+  const yaml = JSON.stringify({ components: { invoker: { type: "haystack.components.tools.tool_invoker.ToolInvoker", init_parameters: { tools: [expected] } } }, connections: [] });
+  const loaded = (loadPipelineYaml(yaml, registry()).getComponent("invoker")!.initParameters as { tools: ComponentTool[] }).tools[0]!;
+  assert.equal([loaded.name, loaded.description, loaded.parameters, loaded.inputs_from_state], [tool.name, tool.description, tool.parameters, tool.inputs_from_state]);
+  assert.is(loaded.outputs_to_string!.handler, replyFormatter as never);
+  assert.is(loaded.outputs_to_state!.output!.handler, outputHandler as never);
+  assert.instance(loaded.component, SimpleComponent);
+});
+
 test.run();
