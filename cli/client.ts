@@ -104,10 +104,10 @@ export class SvcClient {
   }
 
   /** Sends a request and resolves with the response, whatever its status. */
-  async send(method: string, path: string, body?: RequestBody): Promise<IncomingMessage> {
+  async send(method: string, path: string, body?: RequestBody, headers: Record<string, string> = {}): Promise<IncomingMessage> {
     // Appended, not resolved: a --url with a path (a proxy's /svc prefix) keeps it.
     const target = new URL(this.url + path);
-    if (!body) return this.exchange(target, method, {}, (req) => req.end());
+    if (!body) return this.exchange(target, method, headers, (req) => req.end());
     if ("json" in body) {
       const data = Buffer.from(JSON.stringify(body.json));
       return this.exchange(target, method, { "content-type": "application/json", "content-length": String(data.length) }, (req) => req.end(data));

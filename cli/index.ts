@@ -18,6 +18,7 @@ import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 import { registerMcpCommand } from "./mcp.js";
 import { registerDashboardCommand } from "./dashboard/index.js";
 import { registerAuthCommand } from "./auth.js";
+import { registerRunsCommand } from "./runs.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -54,6 +55,7 @@ registerPipelineCommand(cli);
 registerMcpCommand(cli);
 registerDashboardCommand(cli);
 registerAuthCommand(cli);
+registerRunsCommand(cli);
 
 cli.help(pipelineHelp(cli));
 cli.version(pkg.version);

@@ -2,14 +2,18 @@
  * @module `svc pipeline run <name>`: calls `POST /<name>/run`. Params (`--param key=<JSON value>`)
  * go as a JSON body; with `--file`/`--dir` the request is multipart, each file a `files` part and
  * each param a form field. `--stream` prints a streamed answer (text or SSE) as it arrives.
+ * `--background` starts a stored run instead (`POST /<name>/runs`, svc:runs) and prints its id;
+ * `--watch` then follows it as `svc runs watch` does.
  */
 import type { IncomingMessage } from "node:http";
 import { basename, resolve } from "node:path";
-import { CliError, SvcClient, contentType, ensureOk, readBytes, readText, runClientCommand } from "./client.js";
+import { CliError, SvcClient, UsageError, contentType, ensureOk, readBytes, readText, runClientCommand } from "./client.js";
+import { watchRun } from "./runs-watch.js";
 import { appendFiles, listFolder, localFile, type LocalFile } from "./files.js";
 import { booleanFlag, listFlag, stringFlag } from "./flags.js";
 import { formatBytes, formatValue, print, success, warn } from "./output.js";
 import type { PipelineAction } from "./pipeline.js";
+import { SseParser, type SseEvent } from "./sse.js";
 
 /** `key=value` pairs: split at the first `=`; the value is JSON when it parses, else the raw text. */
 export function parseParams(params: readonly string[]): Record<string, unknown> {
@@ -53,51 +57,18 @@ async function collectFiles(files: readonly string[], dirs: readonly string[]): 
   return out;
 }
 
-/** Incremental `text/event-stream` parsing: the data of each complete event. */
+/** The data of each event, without the OpenAI-style `[DONE]` end marker. */
 class SseData {
-  private buffer = "";
-  private data: string[] = [];
-
+  private readonly parser = new SseParser();
   push(text: string): string[] {
-    this.buffer += text;
-    const out: string[] = [];
-    let newline: number;
-    while ((newline = this.buffer.search(/\r\n|\r|\n/)) >= 0) {
-      const line = this.buffer.slice(0, newline);
-      const width = this.buffer.startsWith("\r\n", newline) ? 2 : 1;
-      // A lone `\r` at the end may be the first half of `\r\n`: wait for more.
-      if (width === 1 && this.buffer[newline] === "\r" && newline === this.buffer.length - 1) break;
-      this.buffer = this.buffer.slice(newline + width);
-      this.line(line, out);
-    }
-    return out;
+    return dataOf(this.parser.push(text));
   }
-
   end(): string[] {
-    const out: string[] = [];
-    if (this.buffer) this.line(this.buffer, out);
-    this.buffer = "";
-    this.line("", out);
-    return out;
-  }
-
-  private line(line: string, out: string[]): void {
-    if (line === "") {
-      if (this.data.length) {
-        const data = this.data.join("\n");
-        if (data !== "[DONE]") out.push(data);
-      }
-      this.data = [];
-      return;
-    }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") this.data.push(value);
+    return dataOf(this.parser.end());
   }
 }
+
+const dataOf = (events: readonly SseEvent[]): string[] => events.map((e) => e.data).filter((d) => d !== "[DONE]");
 
 /** Prints a streamed answer as it arrives; returns the last character written. */
 async function printStream(res: IncomingMessage, sse: boolean): Promise<string> {
@@ -182,12 +153,27 @@ function extractSse(text: string): string {
   return [...parser.push(text), ...parser.end()].join("");
 }
 
+/** `--background`: `POST /<name>/runs`, then the run's id (alone on the last line, for scripts) or, with `--watch`, its events. */
+async function startBackground(client: SvcClient, name: string, params: Record<string, unknown>, watch: boolean): Promise<void> {
+  const run = await client.json<{ id: string; status: string }>("POST", `/${encodeURIComponent(name)}/runs`, { json: params });
+  success(`Background run of '${name}' started (${run.status}); follow it with \`svc runs watch ${run.id}\``);
+  if (!watch) return print(run.id);
+  await watchRun(client, run.id);
+}
+
 export async function runPipeline(name: string, flags: Record<string, unknown>): Promise<void> {
+  const background = booleanFlag(flags, "background");
+  if (booleanFlag(flags, "watch") && !background) throw new UsageError("--watch follows a background run: add --background");
+  if (background && (listFlag(flags, "file").length > 0 || listFlag(flags, "dir").length > 0)) {
+    throw new UsageError("--background takes a JSON body only (uploads are not stored with a run): drop --file/--dir, or run without --background");
+  }
+  if (background && booleanFlag(flags, "stream")) throw new UsageError("--stream does not apply to --background: use --watch to print the run's output as it comes");
   await runClientCommand(async () => {
     const params = parseParams(listFlag(flags, "param"));
+    const client = SvcClient.fromSettings(process.cwd(), stringFlag(flags, "url"));
+    if (background) return startBackground(client, name, params, booleanFlag(flags, "watch"));
     const files = await collectFiles(listFlag(flags, "file"), listFlag(flags, "dir"));
     let stream = booleanFlag(flags, "stream");
-    const client = SvcClient.fromSettings(process.cwd(), stringFlag(flags, "url"));
     const path = `/${encodeURIComponent(name)}/run`;
     const multipart = async () => {
       const form = new FormData();
@@ -228,11 +214,14 @@ export const runAction: PipelineAction = {
     { raw: "-f, --file <file>", description: "Upload a file as a `files` part, named by its basename (repeatable)", config: { type: [String] } },
     { raw: "-d, --dir <dir>", description: "Upload every file of a folder and its subfolders, each named by its base name (repeatable)", config: { type: [String] } },
     { raw: "--stream", description: "Print a streamed answer as it arrives (not with file uploads)" },
+    { raw: "--background", description: "Start a background run (POST /<name>/runs) and print its id; see `svc runs`" },
+    { raw: "--watch", description: "With --background: follow the run and print its output; exits 0 completed, 1 failed, 2 cancelled" },
   ],
   examples: [
     `svc pipeline run chat --param question='"What is svc?"'`,
     "svc pipeline run chat -p question=Hello -p top_k=3 --stream",
     "svc pipeline run summarize --file report.pdf --param 'options={\"short\":true}'",
+    "svc pipeline run research -p topic=batteries --background --watch",
   ],
   run: ([name], flags) => runPipeline(name!, flags),
 };

@@ -8,15 +8,16 @@
  * notifications, other methods, a request the schema refuses, a task) to a fresh `Server`, so
  * those keep the SDK's exact answers.
  */
-import { CallToolRequestSchema, CallToolResultSchema, ErrorCode, McpError, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, CallToolResultSchema, ErrorCode, McpError, type JSONRPCMessage, type ProgressToken, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { isRequest } from "./stateless-transport.js";
-import { headersOf, type McpTransportKind, type ToolServer } from "./tool-server.js";
+import { headersOf, progressReporter, type McpTransportKind, type ToolServer } from "./tool-server.js";
 
 export interface DirectToolCall {
   readonly id: RequestId;
   readonly name: string;
   readonly arguments?: Record<string, unknown>;
+  readonly progressToken?: ProgressToken;
 }
 
 /** The one plain `tools/call` among checked messages, or undefined when a `Server` must answer. */
@@ -25,17 +26,19 @@ export function directToolCall(messages: readonly JSONRPCMessage[]): DirectToolC
   if (messages.length !== 1 || !isRequest(message!) || message.method !== "tools/call") return undefined;
   const parsed = CallToolRequestSchema.safeParse(message);
   if (!parsed.success || parsed.data.params.task) return undefined;
-  return { id: message.id, name: parsed.data.params.name, arguments: parsed.data.params.arguments };
+  const { name, arguments: args, _meta } = parsed.data.params;
+  return { id: message.id, name, arguments: args, progressToken: _meta?.progressToken };
 }
 
 /** The reply the SDK's `tools/call` handler would send, in its shape and key order. */
 export async function answerToolCall(
   tools: ToolServer,
   call: DirectToolCall,
-  caller: { signal: AbortSignal; headers: IncomingHttpHeaders; transport: McpTransportKind },
+  caller: { signal: AbortSignal; headers: IncomingHttpHeaders; transport: McpTransportKind; notify: (message: JSONRPCMessage) => Promise<void> },
 ): Promise<JSONRPCMessage> {
   try {
-    const result = await tools.callTool(call.name, call.arguments, { signal: caller.signal, headers: headersOf(caller.headers), requestId: call.id, transport: caller.transport });
+    const progress = progressReporter(call.progressToken, (n) => caller.notify({ jsonrpc: "2.0", ...n }));
+    const result = await tools.callTool(call.name, call.arguments, { signal: caller.signal, headers: headersOf(caller.headers), requestId: call.id, transport: caller.transport, progress });
     const checked = CallToolResultSchema.safeParse(result);
     if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
     return { result: checked.data, jsonrpc: "2.0", id: call.id };

@@ -91,7 +91,8 @@ export class McpEndpoints {
     const call = directToolCall(messages);
     if (call) {
       // A client that leaves aborts the call through the request's signal, and hears nothing.
-      const reply = await answerToolCall(this.tools, call, { signal: c.signal, headers: c.req.headers, transport: "streamable-http" });
+      const notify = (message: JSONRPCMessage) => (c.signal.aborted ? Promise.resolve() : transport.send(message));
+      const reply = await answerToolCall(this.tools, call, { signal: c.signal, headers: c.req.headers, transport: "streamable-http", notify });
       if (!c.signal.aborted) await transport.send(reply);
       return;
     }

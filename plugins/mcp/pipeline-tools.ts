@@ -2,7 +2,8 @@
  * @module Every deployed pipeline with a `runApi` is a tool named after it, kept current by the
  * `deploy` hook. A call validates the arguments with the pipeline's input schema (in the tool
  * server), runs `runApi` through the kernel's `run` hook with transport `mcp`, and returns the
- * result: strings as text, anything else as JSON text. Skipped, with a log line: `skipMcp`
+ * result: strings as text, anything else as JSON text; a stream's parts are progress notifications
+ * when the client sent a progress token. Skipped, with a log line: `skipMcp`
  * pipelines, pipelines without `runApi`, pipelines that take file uploads (MCP carries no files),
  * and names a core tool already uses.
  */
@@ -58,7 +59,7 @@ export class PipelineTools {
     let invocation;
     try {
       invocation = await this.api.invoke({ pipeline, method: "runApi", transport: "mcp", input: args, signal, span, headers, requestId: String(ctx.requestId) });
-      return await pipelineToolResult(invocation, this.api.log);
+      return await pipelineToolResult(invocation, this.api.log, ctx.progress);
     } catch (error) {
       const cause = error instanceof HttpError && error.cause !== undefined ? error.cause : error;
       throw Object.assign(new Error(`Pipeline '${name}' failed: ${messageOf(cause)}`, { cause }), { stack: (cause as Error)?.stack });

@@ -3,20 +3,33 @@
  * framework's result (an AI SDK `streamText()` result, a LangGraph stream…), is drained through
  * the invocation (the kernel's `stream` hook, stopping when the call is cancelled) into one text;
  * a file becomes image or audio content, or an embedded resource; other values are left to the tool server
- * (text or JSON).
+ * (text or JSON). When the client asked for progress, each streamed part is also sent as it comes,
+ * as a `notifications/progress` message (the final result still carries the whole text: a client
+ * that ignores progress loses nothing).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { FileResult, Invocation, Logger } from "svc/plugin";
+import { streamItemText, type FileResult, type Invocation, type Logger } from "svc/plugin";
 
-export async function pipelineToolResult(invocation: Invocation, log: Logger): Promise<unknown> {
+export async function pipelineToolResult(invocation: Invocation, log: Logger, progress?: (message: string) => Promise<void>): Promise<unknown> {
   const file = invocation.file;
   if (file) return fileContent(file);
   if (!invocation.source) return invocation.result;
   let warned = false;
-  const text = await invocation.text("run.item", (message) => {
+  const warn = (message: string) => {
     if (!warned) log.warn(message, { pipeline: invocation.pipeline.name });
     warned = true;
-  });
+  };
+  let text: string;
+  if (!progress) text = await invocation.text("run.item", warn);
+  else {
+    text = "";
+    for await (const item of invocation.stream("run.item")) {
+      const part = streamItemText(item, warn)?.toString();
+      if (!part) continue;
+      text += part;
+      await progress(part);
+    }
+  }
   invocation.call.signal.throwIfAborted();
   return text;
 }

@@ -9,7 +9,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type ProgressToken, type ServerNotification, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { Logger, NOOP_TRACER, remoteParentOf, type Span, type Tracer } from "svc/plugin";
 import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
 import { errorResult, textResult, toToolResult } from "./tool-result.js";
@@ -27,6 +27,11 @@ export interface ToolContext {
   readonly transport: McpTransportKind;
   /** The `svc.mcp.call_tool` span: the parent of spans made for the call. */
   readonly span?: Span;
+  /**
+   * Set when the client asked for progress (`_meta.progressToken`): sends one
+   * `notifications/progress` with `message`, its `progress` one more than the last.
+   */
+  readonly progress?: (message: string) => Promise<void>;
 }
 
 export type ToolFn = (args: Record<string, unknown>, ctx: ToolContext) => unknown;
@@ -165,6 +170,7 @@ export class ToolServer {
         sessionId: extra.sessionId,
         requestId: extra.requestId,
         transport,
+        progress: progressReporter(request.params._meta?.progressToken, (n) => extra.sendNotification(n)),
       }),
     );
     return server;
@@ -227,6 +233,16 @@ export class ProtocolError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The progress callback of a call whose client sent `progressToken`, else undefined. The counter
+ * starts at 1 and grows by one per message (the spec wants it to increase; no `total` is known).
+ */
+export function progressReporter(token: ProgressToken | undefined, send: (notification: ServerNotification) => Promise<void>): ToolContext["progress"] {
+  if (token === undefined) return undefined;
+  let progress = 0;
+  return (message) => send({ method: "notifications/progress", params: { progressToken: token, progress: ++progress, message } });
 }
 
 /** Request headers as a tool sees them: lower-cased names, one string per header. */

@@ -81,10 +81,13 @@ test("SIGTERM ends svc mcp run promptly even with an SSE client connected", asyn
   req.destroy();
 });
 
-test("svc mcp run --transport stdio: tools over stdin/stdout, logs and wrapper prints on stderr", async () => {
+test("svc mcp run --transport stdio: tools over stdin/stdout, logs and wrapper prints on stderr, progress of a stream", async () => {
+  const dir = pipelinesDir();
+  mkdirSync(join(dir, "count"));
+  writeFileSync(join(dir, "count", "pipeline_wrapper.ts"), wrapper(`async *runApi() { yield "one "; yield "two"; }`));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, "mcp", "run", "--transport", "stdio", "--pipelines-dir", pipelinesDir()],
+    args: [cliPath, "mcp", "run", "--transport", "stdio", "--pipelines-dir", dir],
     env: cleanEnv() as Record<string, string>,
     stderr: "pipe",
   });
@@ -97,7 +100,18 @@ test("svc mcp run --transport stdio: tools over stdin/stdout, logs and wrapper p
     assert.ok(tools.some((t) => t.name === "shout" && t.description === "Shouts the text."));
     assert.is(text(await client.callTool({ name: "shout", arguments: { text: "quiet" } })), "QUIET!");
     await until(() => stderr.includes("printed by a wrapper"), 5000, "the wrapper's print on stderr");
-    assert.match(stderr, /deployed 2\/2 pipelines/);
+    assert.match(stderr, /deployed 3\/3 pipelines/);
+    const progress: [number, string | undefined][] = [];
+    const wire: string[] = [];
+    const handle = transport.onmessage!;
+    transport.onmessage = (message) => {
+      if ("method" in message && message.method === "notifications/progress") wire.push(String(message.params?.message));
+      handle(message);
+    };
+    client.onerror = () => undefined; // typescript-sdk#2580: see test/plugins/mcp/progress.test.ts
+    assert.is(text(await client.callTool({ name: "count", arguments: {} }, undefined, { onprogress: (p) => void progress.push([p.progress, p.message]) })), "one two");
+    assert.equal(wire, ["one ", "two"], "each part as a progress notification, before the result");
+    assert.ok(progress.every(([n, m], i) => n === i + 1 && m === wire[i]), "what onprogress heard counts up");
   } finally {
     await client.close();
   }
