@@ -27,6 +27,7 @@ export {
 } from "./kv/redis-keyv.js";
 export { parseRedisTarget, type RedisTarget } from "./kv/redis-target.js";
 export { withDeadline, RedisWatch, RedisTimeoutError, DEFAULT_REDIS_TIMEOUT_MS } from "./kv/redis-deadline.js";
+export { pageByIds, type IdPage, type IdPageQuery, type SortedIdCommands } from "./kv/redis-id-pages.js";
 export { Keyv } from "keyv";
 export {
   EXECUTION_STATUSES,
