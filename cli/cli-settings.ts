@@ -4,6 +4,7 @@
  * and a config file may name any of them even when its plugin is not loaded.
  */
 import { fieldsOf, kernelSettings, loadSettings, mergeSettings, setting, settingTypes, type DeclaredSettings, type SettingSources, type SettingValues } from "svc/plugin";
+import { a2aSettings } from "../plugins/a2a/settings.js";
 import { authSettings } from "../plugins/auth/settings.js";
 import { chatUiSettings } from "../plugins/chat-ui/settings.js";
 import { engineSettings } from "../plugins/engine/settings.js";
@@ -39,6 +40,7 @@ export const knownSettingTables: readonly DeclaredSettings[] = [
   { owner: "svc:tracing", fields: tracingSettings },
   { owner: "svc:monitoring", fields: monitoringSettings },
   { owner: "svc:runs", fields: runsSettings },
+  { owner: "svc:a2a", fields: a2aSettings },
   { owner: "svc:metrics", fields: metricsSettings },
   { owner: "svc:chat-ui", fields: chatUiSettings },
   { owner: "svc:auth", fields: authSettings },

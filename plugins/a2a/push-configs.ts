@@ -5,8 +5,10 @@
  * each state change (working, then the final state) the instance that made the change POSTs the
  * task to every config: `StreamResponse` JSON for configs registered over v1.0, a v0.3 task for
  * those registered over 0.3 (the SDK's serializers), the token in `X-A2A-Notification-Token` or
- * the authentication as `Authorization`. A URL must pass the allow-list (`checkUrl`) when it is
- * registered. Delivery is best effort: one try, 5 s, a failure logged.
+ * the authentication as `Authorization`, and, when `SERVICE_WEBHOOK_SECRET` is set, the Standard
+ * Webhooks signature headers of run webhooks. A URL must pass the run webhooks' allow-list
+ * (`SERVICE_WEBHOOK_ALLOWED_URLS`, from svc/runs) when it is registered; with the list empty, push
+ * notifications are off. Delivery is best effort: one try, 5 s, a failure logged.
  */
 import { randomUUID } from "node:crypto";
 import { TaskPushNotificationConfig } from "@a2a-js/sdk";
@@ -14,7 +16,7 @@ import { PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOp
 import { V1PushNotificationSerializer, type PushNotificationSerializer } from "@a2a-js/sdk/server";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import { messageOf, type Logger } from "svc/plugin";
-import type { RunRecord, RunStore } from "svc/runs";
+import type { RunRecord, RunStore, WebhookAllowList, WebhookSigner } from "svc/runs";
 import { taskOf } from "./task-view.js";
 
 /** Configs per task at most. */
@@ -28,8 +30,10 @@ interface StoredConfig {
 }
 
 export interface PushOptions {
-  /** Throws (with the reason) for a URL webhooks may not go to; undefined: push notifications are off. */
-  readonly checkUrl?: (url: string) => void | Promise<void>;
+  /** Which URLs may receive notifications; absent or empty: push notifications are off. */
+  readonly allowList?: WebhookAllowList;
+  /** Signs notifications as run webhooks are signed, when a secret is set. */
+  readonly signer?: WebhookSigner;
   readonly log: Logger;
 }
 
@@ -42,7 +46,7 @@ export class PushConfigs {
   ) {}
 
   get enabled(): boolean {
-    return this.options.checkUrl !== undefined;
+    return this.options.allowList?.enabled === true;
   }
 
   /** Adds the config of a `SendMessage` to its new task. */
@@ -86,7 +90,7 @@ export class PushConfigs {
       configs.map(async ({ config: json, version }) => {
         const config = TaskPushNotificationConfig.fromJSON(json);
         const { body, contentType } = (this.serializers[version] ?? this.serializers["1.0"]!).serialize({ payload: { $case: "task", value: task } }, task);
-        const headers: Record<string, string> = { "content-type": contentType };
+        const headers: Record<string, string> = { "content-type": contentType, "user-agent": "svc-a2a", ...this.options.signer?.sign(`${run.id}.${run.status}`, body) };
         if (config.authentication?.scheme) headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`;
         else if (config.token) headers["x-a2a-notification-token"] = config.token;
         try {
@@ -109,11 +113,8 @@ export class PushConfigs {
       throw new RequestMalformedError(`The push notification url '${config.url.slice(0, 200)}' is not a URL.`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new RequestMalformedError("A push notification url must be http or https.");
-    try {
-      await this.options.checkUrl!(config.url);
-    } catch (error) {
-      throw new RequestMalformedError(`The push notification url is refused: ${messageOf(error)}`);
-    }
+    const refusal = this.options.allowList!.refusal(config.url);
+    if (refusal) throw new RequestMalformedError(`The push notification url is refused: ${refusal}`);
     const stored = { ...config, id: config.id || randomUUID(), taskId: run.id };
     return { config: TaskPushNotificationConfig.toJSON(stored), version };
   }

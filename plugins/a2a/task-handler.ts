@@ -91,7 +91,6 @@ export class AgentTasks implements A2ARequestHandler {
     for await (const _ of followRun(store, run.id, Number.MAX_SAFE_INTEGER, deadline, 200)) break;
     const after = (await store.get(run.id)) ?? run;
     if (isFinal(after.status) && after.status !== "cancelled") throw new TaskNotCancelableError(`Task ${run.id} ended (${after.status}) before it could be cancelled.`);
-    if (after.status === "cancelled") this.services.push.notify(after);
     return taskOf(after);
   }
 

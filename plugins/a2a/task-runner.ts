@@ -21,7 +21,7 @@ interface Active {
   cause?: "cancel" | "shutdown";
 }
 
-/** Told after a task's state changed (push notifications). */
+/** Told after a task started working (push notifications; final states come from the store's onFinal). */
 export type TaskChanged = (id: string) => void;
 
 export class TaskRunner {
@@ -128,7 +128,6 @@ export class TaskRunner {
   }
 
   private async finish(id: string, status: RunStatus, outcome: { result?: unknown; error?: RunError }): Promise<void> {
-    const change = await this.store.finish(id, status, outcome);
-    if (change?.changed) this.changed(id);
+    await this.store.finish(id, status, outcome);
   }
 }
