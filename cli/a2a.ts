@@ -4,7 +4,8 @@
  * chat pipeline as an A2A agent: `/{name}/.well-known/agent-card.json` and JSON-RPC at `/{name}/`.
  */
 import type { CAC } from "cac";
-import { createKernel, loadPlugins, Logger } from "svc/plugin";
+import { createKernel, Logger } from "svc/plugin";
+import { loadPlugins } from "svc/internal";
 import { a2aSettings } from "../plugins/a2a/settings.js";
 import { knownSettings, launcherSettings } from "./cli-settings.js";
 import { UsageError } from "./client.js";
