@@ -27,7 +27,7 @@ test("the trip planner asks the weather agent over A2A and answers with its fore
   // Inside the checkout, so the planner's `@a2a-js/sdk` import resolves as it does in a project.
   mkdirSync(join(repoRoot, "test-output"), { recursive: true });
   const dir = join(mkdtempSync(join(repoRoot, "test-output", "a2a-two-agents-")), "pipelines");
-  const k = await startPipelineKernel({ dir, settings: { tracingToken: OPERATOR_TOKEN }, plugins: [tracingPlugin(), runsPlugin(), a2aPlugin()] });
+  const k = await startPipelineKernel({ dir, settings: { operatorToken: OPERATOR_TOKEN }, plugins: [tracingPlugin(), runsPlugin(), a2aPlugin()] });
   try {
     process.env.WEATHER_AGENT_URL = `${k.url}/weather_agent/`;
     for (const [name, id] of [["weather_agent", "a2a-weather-agent"], ["trip_planner", "a2a-trip-planner"]]) {
