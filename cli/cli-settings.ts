@@ -5,6 +5,7 @@
  */
 import { mergeSettings, setting, settingTypes, type SettingValues } from "svc/plugin";
 import { fieldsOf, kernelSettings, loadSettings, operatorAccessSettings, type DeclaredSettings, type SettingSources } from "svc/internal";
+import { a2aSettings } from "../plugins/a2a/settings.js";
 import { authSettings } from "../plugins/auth/settings.js";
 import { chatUiSettings } from "../plugins/chat-ui/settings.js";
 import { engineSettings } from "../plugins/engine/settings.js";
@@ -43,6 +44,7 @@ export const knownSettingTables: readonly DeclaredSettings[] = [
   { owner: "svc:tracing", fields: tracingSettings },
   { owner: "svc:monitoring", fields: monitoringSettings },
   { owner: "svc:runs", fields: runsSettings },
+  { owner: "svc:a2a", fields: a2aSettings },
   { owner: "svc:metrics", fields: metricsSettings },
   { owner: "svc:chat-ui", fields: chatUiSettings },
   { owner: "svc:auth", fields: authSettings },

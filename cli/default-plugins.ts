@@ -24,6 +24,7 @@ export const builtinPlugins: Readonly<Record<string, () => Promise<PluginModule>
   "svc:limits": async () => (await import("../plugins/limits/index.js")).default,
   "svc:pgvector": async () => (await import("../plugins/pgvector/index.js")).default,
   "svc:runs": async () => (await import("../plugins/runs/index.js")).default,
+  "svc:a2a": async () => (await import("../plugins/a2a/index.js")).default,
 };
 
 /** The default set, in load order; settings such as `--without-tracing` leave plugins out. */
@@ -52,6 +53,18 @@ export function mcpPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEn
   // With the store plugin loaded the platform tools use its OBJECT_STORE (declared optional, so it sets up first).
   if (settings.platformApiKey || settings.platformApiKeyFromAuthHeader) names.push("svc:object-store", "svc:platform");
   return names.map((use) => ({ use, from: "the default plugin set of svc mcp run" }));
+}
+
+/**
+ * The default set of `svc a2a run`: tracing, run limits, the engine (YAML pipelines), the run store
+ * (A2A tasks are runs), the A2A agents, monitoring and metrics as `svc run` has them.
+ */
+export function a2aPluginSpecs(settings: LauncherSettings, env: NodeJS.ProcessEnv = process.env): PluginSpec[] {
+  const names = ["svc:limits", "svc:engine", "svc:frameworks", "svc:runs", "svc:a2a"];
+  if (settings.tracingEnabled || otlpConfigured(env)) names.unshift("svc:tracing");
+  if (settings.monitoringEnabled) names.push("svc:monitoring");
+  if (settings.metricsEnabled) names.push("svc:metrics");
+  return names.map((use) => ({ use, from: "the default plugin set of svc a2a run" }));
 }
 
 /** OTLP export configured in the environment (checked here so the SDK is not loaded without it). */

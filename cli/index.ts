@@ -16,6 +16,7 @@ import { ensurePortFree } from "./port-check.js";
 import { registerStatusCommand } from "./status.js";
 import { pipelineHelp, registerPipelineCommand } from "./pipeline.js";
 import { registerMcpCommand } from "./mcp.js";
+import { registerA2aCommand } from "./a2a.js";
 import { registerDashboardCommand } from "./dashboard/index.js";
 import { registerAuthCommand } from "./auth.js";
 import { registerRunsCommand } from "./runs.js";
@@ -53,6 +54,7 @@ cli
 registerStatusCommand(cli);
 registerPipelineCommand(cli);
 registerMcpCommand(cli);
+registerA2aCommand(cli);
 registerDashboardCommand(cli);
 registerAuthCommand(cli);
 registerRunsCommand(cli);

@@ -27,6 +27,7 @@ import pgvectorPlugin from "../plugins/pgvector/index.js";
 import platformPlugin from "../plugins/platform/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import runsPlugin from "../plugins/runs/index.js";
+import a2aPlugin from "../plugins/a2a/index.js";
 import tracingPlugin from "../plugins/tracing/index.js";
 
 export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc/plugin";
@@ -48,6 +49,7 @@ export {
 // The operator credential a loopback server keeps (docs/observability.md): where it is, reading it.
 export { dashboardTokenPath, readDashboardToken } from "svc/internal";
 export {
+  a2aPlugin,
   authPlugin,
   chatUiPlugin,
   enginePlugin,
@@ -73,6 +75,7 @@ export {
  * does not use); test/host/builtins.test.ts holds the two lists equal.
  */
 export const builtinPlugins: Readonly<Record<string, PluginModule>> = {
+  "svc:a2a": a2aPlugin,
   "svc:auth": authPlugin,
   "svc:chat-ui": chatUiPlugin,
   "svc:engine": enginePlugin,

@@ -105,6 +105,8 @@ export type RunPatch = Partial<Pick<RunRecord, "status" | "started_at" | "ended_
 export interface RunQuery {
   readonly pipeline?: string;
   readonly status?: RunStatus;
+  /** Only runs of this kind (`rest`, `a2a`, …). */
+  readonly kind?: string;
   /** Only runs of this principal id (a non-admin API key). */
   readonly ownerId?: string;
   readonly limit: number;
@@ -122,6 +124,7 @@ export function matchesQuery(run: RunRecord, query: RunQuery): boolean {
   return (
     (query.pipeline === undefined || run.pipeline === query.pipeline) &&
     (query.status === undefined || run.status === query.status) &&
+    (query.kind === undefined || run.kind === query.kind) &&
     (query.ownerId === undefined || run.owner_id === query.ownerId)
   );
 }
