@@ -149,4 +149,6 @@ else if (kind === "svc-observed") await svc("observed");
 else if (kind === "svc-metrics") await svc("metrics");
 else if (kind === "svc-default") await svcDefault();
 else if (kind === "svc-unobserved") await svcDefault({ SERVICE_TRACING_ENABLED: "false", SERVICE_MONITORING_ENABLED: "false" });
+else if (kind === "svc-untraced") await svcDefault({ SERVICE_TRACING_ENABLED: "false" });
+else if (kind === "svc-unmonitored") await svcDefault({ SERVICE_MONITORING_ENABLED: "false" });
 else if (kind === "fastify") await fastifyTarget();

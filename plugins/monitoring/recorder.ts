@@ -7,10 +7,10 @@
  * for its start, and failures are logged, not thrown.
  */
 import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc/plugin";
-import { isoTime, newExecutionId } from "./execution-id.js";
+import { isoTime, newExecutionKey } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";
-import type { RecordTimes } from "./record-columns.js";
+import type { IdKey, RecordTimes } from "./record-columns.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -72,9 +72,10 @@ export class ExecutionRecorder {
 
   private begin(call: RunCall): RunRecord {
     const startedMs = Date.now();
+    const key = newExecutionKey(startedMs);
     const run = new RunRecord(
       {
-        id: newExecutionId(startedMs),
+        id: key.text,
         pipeline: call.pipeline,
         transport: call.transport,
         method: call.method,
@@ -89,6 +90,7 @@ export class ExecutionRecorder {
       startedMs,
       performance.now(),
       this,
+      key,
     );
     // The first write waits a turn: a run that is over by then is written once, already final.
     if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
@@ -107,11 +109,11 @@ export class ExecutionRecorder {
 
 
   /** Writes a record; the promise settles (never rejects) once the index is done with it. */
-  private write(op: "recordStart" | "recordFinish", record: ExecutionRecord, times: RecordTimes): Promise<void> {
+  private write(op: "recordStart" | "recordFinish", record: ExecutionRecord, run: RunRecord): Promise<void> {
     if (this.memory) {
       try {
-        if (op === "recordStart") this.memory.storeStart(record, times);
-        else this.memory.storeFinish(record, times);
+        if (op === "recordStart") this.memory.storeStart(record, run, run.key);
+        else this.memory.storeFinish(record, run, run.key);
         this.lastFailure = "";
       } catch (error) {
         this.failed(error);
@@ -169,6 +171,8 @@ class RunRecord implements RecordTimes {
     readonly startedMs: number,
     private readonly startedAt: number,
     private readonly recorder: ExecutionRecorder,
+    /** The id's parts, so the in-memory index need not parse the id. */
+    readonly key: IdKey,
   ) {}
 
   finish(status: ExecutionStatus, error?: unknown): void {
