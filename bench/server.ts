@@ -4,7 +4,8 @@
  * pipeline streaming `chunks` words), `svc-observed` (the same with tracing and monitoring on),
  * `svc-metrics` (the same with metrics on) or `svc-default` (the plugins `svc run` loads with no
  * settings, from the CLI's own default set), `svc-unobserved` (that set without tracing and
- * monitoring) or `fastify` (bench/fastify-target.ts). Prints its port on stdout.
+ * monitoring), `svc-untraced` / `svc-unmonitored` (without one of the two) or `fastify`
+ * (bench/fastify-target.ts). Prints its port on stdout.
  */
 import { createServer, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -150,4 +151,6 @@ else if (kind === "svc-observed") await svc("observed");
 else if (kind === "svc-metrics") await svc("metrics");
 else if (kind === "svc-default") await svcDefault();
 else if (kind === "svc-unobserved") await svcDefault({ SERVICE_TRACING_ENABLED: "false", SERVICE_MONITORING_ENABLED: "false" });
+else if (kind === "svc-untraced") await svcDefault({ SERVICE_TRACING_ENABLED: "false" });
+else if (kind === "svc-unmonitored") await svcDefault({ SERVICE_MONITORING_ENABLED: "false" });
 else if (kind === "fastify") await fastifyTarget();

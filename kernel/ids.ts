@@ -4,7 +4,7 @@
  * system call every few hundred ids. Measured on Node 20: `randomBytes(16).toString("hex")` costs
  * ~15 µs (a system call each), `crypto.randomUUID()` ~0.9 µs, a slice of this pool ~0.6 µs.
  *
- * The ids are single flat strings: `crypto.randomUUID()` returns a tree of some twenty
+ * The ids are flat strings (`randomHex`'s: slices of one hex text, see `poolHex`): `crypto.randomUUID()` returns a tree of some twenty
  * concatenated pieces, and an id outlives its request (the trace buffer and the execution index
  * keep it), so the garbage collector would copy each piece, twice, for every request. Secrets (API
  * keys, the operator credential) are not ids: they come from `randomBytes` and never sit in a pool.
@@ -20,12 +20,20 @@ const DASH = 0x2d;
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let offset = POOL_SIZE;
 const text = Buffer.allocUnsafe(256);
+/**
+ * The pool as hex, made at the first `randomHex` after a refill: one native call per refill
+ * instead of one per id (a trace and a span id per run). Its ids are slices of this text, one
+ * small object each; an id kept for long keeps the 8 KB text alive, which is why request ids
+ * (`randomUuid`) and prefixed ids (`newId`), kept by stores, are written out as their own text.
+ */
+let poolHex: string | undefined;
 
 /** The pool offset of `bytes` fresh random bytes. */
 function take(bytes: number): number {
   if (offset + bytes > POOL_SIZE) {
     randomFillSync(pool);
     offset = 0;
+    poolHex = undefined;
   }
   const at = offset;
   offset += bytes;
@@ -40,7 +48,7 @@ function checkBytes(bytes: number): void {
 export function randomHex(bytes: number): string {
   checkBytes(bytes);
   const at = take(bytes);
-  return pool.toString("hex", at, at + bytes);
+  return (poolHex ??= pool.toString("hex")).slice(2 * at, 2 * (at + bytes));
 }
 
 /** `<prefix><hex>` with `bytes` random bytes (16 → 32 hex digits), e.g. `newId("resp_")`. */

@@ -5,10 +5,12 @@
  * seen, wrapped so clients treat it as opaque.
  */
 import { randomInt } from "node:crypto";
+import type { IdKey } from "./record-columns.js";
 
 export const EXECUTION_ID = /^[0-9a-z]{19}$/;
 
 const PROCESS_TAG = Array.from({ length: 6 }, () => randomInt(36).toString(36)).join("");
+const PROCESS_TAG_NUMBER = parseInt(PROCESS_TAG, 36);
 const COUNTER_SPACE = 36 ** 4;
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
 /** The id's characters: time (0–8), counter (9–12), process tag (13–18). */
@@ -25,6 +27,14 @@ function writeBase36(value: number, from: number, to: number): void {
 }
 
 export function newExecutionId(now = Date.now()): string {
+  return newExecutionKey(now).text;
+}
+
+/**
+ * A new id with its packed parts (what `idKey` would read back from its text): the recorder hands
+ * them to the in-memory index, which then parses nothing.
+ */
+export function newExecutionKey(now = Date.now()): IdKey {
   // Never go back in time: a clock step backwards must not break the order of this process's ids.
   if (now > lastMs) {
     lastMs = now;
@@ -34,7 +44,7 @@ export function newExecutionId(now = Date.now()): string {
   writeBase36(counter, 9, 13);
   // One flat string: records keep their id for hours, and a string built by concatenation would
   // be a tree of pieces for the garbage collector to copy.
-  return text.toString("latin1");
+  return { text: text.toString("latin1"), time: lastMs, counter, tag: PROCESS_TAG_NUMBER };
 }
 
 /** `.000Z` … `.999Z`: the end of every ISO time, made once. */

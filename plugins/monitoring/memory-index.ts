@@ -43,10 +43,11 @@ export class MemoryExecutionIndex implements ExecutionIndex {
 
   /**
    * `recordStart` done at once: the recorder calls this for every run, without a promise, with the
-   * times its ISO texts were made from (`times`), so nothing is parsed.
+   * times its ISO texts were made from (`times`) and the parts its id was made from (`made`), so
+   * nothing is parsed.
    */
-  storeStart(record: ExecutionRecord, times?: RecordTimes): void {
-    const key = idKey(record.id);
+  storeStart(record: ExecutionRecord, times?: RecordTimes, made?: IdKey): void {
+    const key = made !== undefined && made.text === record.id ? made : idKey(record.id);
     const now = this.now();
     // Ids grow within a process; one from elsewhere (a host, a test) still lands in order.
     if (this.size === 0 || this.columns.compareId(this.slot(this.size - 1), key) < 0) {
@@ -61,9 +62,9 @@ export class MemoryExecutionIndex implements ExecutionIndex {
   }
 
   /** `recordFinish` done at once. */
-  storeFinish(record: ExecutionRecord, times?: RecordTimes): void {
+  storeFinish(record: ExecutionRecord, times?: RecordTimes, made?: IdKey): void {
     // A record already dropped (cap reached during a long run) is not brought back.
-    const key = idKey(record.id);
+    const key = made !== undefined && made.text === record.id ? made : idKey(record.id);
     const at = this.indexOf(key);
     if (at !== -1) this.columns.write(this.slot(at), record, key, this.now(), times);
   }

@@ -54,7 +54,7 @@ interface Unpacked {
 /** A record's times as epoch ms, exactly those its ISO texts were made from by `isoTime`. */
 export interface RecordTimes {
   readonly startedMs: number;
-  /** NaN while the run goes on. */
+  /** NaN while the run goes on (`ended_at` null), else the time `ended_at` was made from. */
   readonly endedMs: number;
 }
 
@@ -163,9 +163,10 @@ export class RecordColumns {
     if (Number.isNaN(started)) (unpacked ??= {}).started_at = record.started_at;
     this.started[slot] = started;
     let flags = 0;
-    if (record.ended_at !== null) {
-      const ended = times ? times.endedMs : packTime(record.ended_at);
-      if (Number.isNaN(ended)) (unpacked ??= {}).ended_at = record.ended_at;
+    // With `times`, the end is known without reading `ended_at` (the recorder's is made when read).
+    if (times ? !Number.isNaN(times.endedMs) : record.ended_at !== null) {
+      const ended = times ? times.endedMs : packTime(record.ended_at!);
+      if (Number.isNaN(ended)) (unpacked ??= {}).ended_at = record.ended_at!;
       else flags |= ENDED;
       this.ended[slot] = ended;
     }

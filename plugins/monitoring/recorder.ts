@@ -7,10 +7,10 @@
  * for its start, and failures are logged, not thrown.
  */
 import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc/plugin";
-import { isoTime, newExecutionId } from "./execution-id.js";
+import { isoTime, newExecutionKey } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";
-import type { RecordTimes } from "./record-columns.js";
+import type { IdKey, RecordTimes } from "./record-columns.js";
 
 const MAX_ERROR_LENGTH = 2000;
 const LEFT_BEFORE_ANSWER = "The client left before the answer was sent; the run itself completed.";
@@ -72,24 +72,7 @@ export class ExecutionRecorder {
 
   private begin(call: RunCall): RunRecord {
     const startedMs = Date.now();
-    const run = new RunRecord(
-      {
-        id: newExecutionId(startedMs),
-        pipeline: call.pipeline,
-        transport: call.transport,
-        method: call.method,
-        status: "running",
-        started_at: isoTime(startedMs),
-        ended_at: null,
-        duration_ms: null,
-        error: null,
-        trace_id: runTraceId(call),
-        request_id: call.requestId ?? null,
-      },
-      startedMs,
-      performance.now(),
-      this,
-    );
+    const run = new RunRecord(newExecutionKey(startedMs), call.pipeline, call.transport, call.method, runTraceId(call), call.requestId ?? null, startedMs, performance.now(), this);
     // The first write waits a turn: a run that is over by then is written once, already final.
     if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
     return run;
@@ -97,21 +80,23 @@ export class ExecutionRecorder {
 
   private readonly queued: RunRecord[] = [];
   private readonly writeQueued = () => {
-    for (const run of this.queued.splice(0)) run.written = this.write("recordStart", run.final ?? run.record, run);
+    for (const run of this.queued.splice(0)) run.written = this.write("recordStart", run);
   };
 
   /** The final record of a run whose start is already being written replaces it afterwards. */
-  stored(run: RunRecord, final: ExecutionRecord): void {
-    if (run.written) void run.written.then(() => this.write("recordFinish", final, run));
+  stored(run: RunRecord): void {
+    const written = run.written;
+    if (written === DONE) this.write("recordFinish", run);
+    else if (written) void written.then(() => this.write("recordFinish", run));
   }
 
-
   /** Writes a record; the promise settles (never rejects) once the index is done with it. */
-  private write(op: "recordStart" | "recordFinish", record: ExecutionRecord, times: RecordTimes): Promise<void> {
+  private write(op: "recordStart" | "recordFinish", run: RunRecord): Promise<void> {
     if (this.memory) {
+      // The in-memory index copies the fields into its columns at once: the run itself is the record.
       try {
-        if (op === "recordStart") this.memory.storeStart(record, times);
-        else this.memory.storeFinish(record, times);
+        if (op === "recordStart") this.memory.storeStart(run, run, run.key);
+        else this.memory.storeFinish(run, run, run.key);
         this.lastFailure = "";
       } catch (error) {
         this.failed(error);
@@ -124,7 +109,8 @@ export class ExecutionRecorder {
     }
     let pending: Promise<void>;
     try {
-      pending = this.index[op](record);
+      // Other indexes may keep what they are given: a plain object of the run as it is now.
+      pending = this.index[op](run.snapshot());
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -157,39 +143,66 @@ export class ExecutionRecorder {
 
 const DONE: Promise<void> = Promise.resolve();
 
-/** One invocation's record, finished exactly once; its times as numbers for the memory index. */
-class RunRecord implements RecordTimes {
+/**
+ * One invocation's record, finished exactly once. It is an `ExecutionRecord` itself (the in-memory
+ * index reads it field by field, with its times and id parts as numbers: no object, ISO text or id
+ * parse per run); other indexes get `snapshot()`.
+ */
+class RunRecord implements ExecutionRecord, RecordTimes {
   /** Set once the first write is under way. */
   written?: Promise<void> = undefined;
-  final?: ExecutionRecord = undefined;
+  readonly id: string;
+  status: ExecutionStatus = "running";
   endedMs = NaN;
+  duration_ms: number | null = null;
+  error: string | null = null;
 
   constructor(
-    readonly record: ExecutionRecord,
+    /** The id's parts, so the in-memory index need not parse the id. */
+    readonly key: IdKey,
+    readonly pipeline: string,
+    readonly transport: string,
+    readonly method: string,
+    readonly trace_id: string | null,
+    readonly request_id: string | null,
     readonly startedMs: number,
     private readonly startedAt: number,
     private readonly recorder: ExecutionRecorder,
-  ) {}
+  ) {
+    this.id = key.text;
+  }
+
+  get started_at(): string {
+    return isoTime(this.startedMs);
+  }
+
+  get ended_at(): string | null {
+    return Number.isNaN(this.endedMs) ? null : isoTime(this.endedMs);
+  }
 
   finish(status: ExecutionStatus, error?: unknown): void {
-    if (this.final) return;
-    const endedMs = (this.endedMs = Date.now());
-    const message = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
-    const r = this.record;
-    // The start record's fields in its order (a spread costs more on this path).
-    this.final = {
-      id: r.id,
-      pipeline: r.pipeline,
-      transport: r.transport,
-      method: r.method,
-      status,
-      started_at: r.started_at,
-      ended_at: isoTime(endedMs),
-      duration_ms: Math.round((performance.now() - this.startedAt) * 1000) / 1000,
-      error: message,
-      trace_id: r.trace_id,
-      request_id: r.request_id,
+    if (this.status !== "running") return;
+    this.endedMs = Date.now();
+    this.duration_ms = Math.round((performance.now() - this.startedAt) * 1000) / 1000;
+    this.error = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
+    this.status = status;
+    this.recorder.stored(this);
+  }
+
+  /** The record as a plain object, in `ExecutionRecord`'s field order. */
+  snapshot(): ExecutionRecord {
+    return {
+      id: this.id,
+      pipeline: this.pipeline,
+      transport: this.transport,
+      method: this.method,
+      status: this.status,
+      started_at: this.started_at,
+      ended_at: this.ended_at,
+      duration_ms: this.duration_ms,
+      error: this.error,
+      trace_id: this.trace_id,
+      request_id: this.request_id,
     };
-    this.recorder.stored(this, this.final);
   }
 }

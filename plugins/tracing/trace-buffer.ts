@@ -147,7 +147,10 @@ export class TraceBuffer {
   private evict(): void {
     const excess = this.traces.length - this.capacity;
     if (excess <= 0) return;
-    const cutoff = this.traces.map((t) => t.updatedAt).sort((a, b) => a - b)[excess - 1]!;
+    // A typed array sorts numbers natively, without calling back into JavaScript per comparison.
+    const updates = new Float64Array(this.traces.length);
+    for (let i = 0; i < updates.length; i++) updates[i] = this.traces[i]!.updatedAt;
+    const cutoff = updates.sort()[excess - 1]!;
     let toDrop = excess;
     this.traces = this.traces.filter((t) => !(t.updatedAt <= cutoff && toDrop-- > 0));
   }

@@ -91,7 +91,9 @@ export class TracingSpan extends SpanRecord implements Span {
 
   end(error?: unknown): void {
     if (this.ended) return;
-    this.setTags(outcomeTags(error, this.tracer.showTracebacks));
+    // A success sets one tag: no tags object to walk (this runs for every run).
+    if (error === undefined) this.setTag("svc.success", true);
+    else this.setTags(outcomeTags(error, this.tracer.showTracebacks));
     this.ended = true;
     if (this.kept) this.tracer.buffer!.finish(this.trace!, this);
     else this.finish(performance.now());
