@@ -12,7 +12,7 @@ import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
 import { ValueError } from "../pipeline/errors.js";
 import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
-import { checkFinishReason, messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
+import { checkFinishReason, flatten, messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
 
 type OpenAISdk = typeof import("openai");
 let sdk: OpenAISdk | undefined;
@@ -112,9 +112,26 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     return this.initParameters.api_key ?? Secret.fromEnvVar("OPENAI_API_KEY");
   }
 
-  /** Makes the client; does not need the API key yet. */
+  private toolsWarmedUp = false;
+
+  /**
+   * Warms up the init tools once (a ComponentTool's component), then makes the client. Unlike
+   * Haystack 3 this does not need the API key yet: a pipeline deploys without it and fails at run.
+   */
   async warmUp(): Promise<void> {
+    if (!this.toolsWarmedUp) {
+      const tools = (this.initParameters as { tools?: unknown[] | null }).tools;
+      for (const tool of flatten(tools ?? [])) await (tool as { warmUp?: () => unknown } | null)?.warmUp?.();
+      this.toolsWarmedUp = true;
+    }
     await this.connect();
+  }
+
+  /** Haystack's generators write `generation_kwargs` as `{}` when none were given (embedders have none). */
+  override toDict(): { type: string; init_parameters: Record<string, unknown> } {
+    const dict = super.toDict();
+    if ("generation_kwargs" in dict.init_parameters) dict.init_parameters.generation_kwargs ??= {};
+    return dict;
   }
 
   /** Releases the client (Haystack's `close`); the next run or warm-up makes a new one. Safe without warm-up. */

@@ -8,7 +8,7 @@ import { selectStreamingCallback, type ComponentContext, type InputSocketSpec, t
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import { OpenAIBase, openAIBaseEntries, type ChatRequest } from "./openai-base.js";
-import { flatten, openAITools } from "./openai-conversion.js";
+import { openAITools } from "./openai-conversion.js";
 
 const chatInitSchema = v.object({
   ...openAIBaseEntries,
@@ -37,28 +37,11 @@ export class OpenAIChatGenerator extends OpenAIBase<OpenAIChatGeneratorParams> {
     "gpt-5-mini", "gpt-5-nano", "gpt-5", "gpt-5.1", "gpt-5.2", "gpt-5.2-pro", "gpt-5.4", "gpt-5-pro",
     "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "gpt-4-turbo", "gpt-4", "gpt-3.5-turbo",
   ];
-  private toolsWarmedUp = false;
 
   constructor(init: unknown = {}) {
     super(init);
     // Bad or duplicate tools are a configuration error: report them when the component is made.
     openAITools(this.initParameters.tools, this.initParameters.tools_strict);
-  }
-
-  /** Warms up the init tools (a ComponentTool's component) once, then makes the client. */
-  override async warmUp(): Promise<void> {
-    if (!this.toolsWarmedUp) {
-      for (const tool of flatten(this.initParameters.tools ?? [])) await (tool as { warmUp?: () => unknown }).warmUp?.();
-      this.toolsWarmedUp = true;
-    }
-    await super.warmUp();
-  }
-
-  /** Haystack writes `generation_kwargs` as `{}` when none were given. */
-  override toDict(): { type: string; init_parameters: Record<string, unknown> } {
-    const dict = super.toDict();
-    dict.init_parameters.generation_kwargs ??= {};
-    return dict;
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
