@@ -255,7 +255,8 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     if (err instanceof APIError && err.status) {
       const detail = (err.error as { message?: unknown } | undefined)?.message;
       const message = typeof detail === "string" ? detail : err.message;
-      return Object.assign(new Error(`${label}: the OpenAI API answered ${err.status}: ${message}`, { cause: err }), { status: err.status });
+      // `apiMessage`: the server's own words, which Haystack's messages quote.
+      return Object.assign(new Error(`${label}: the OpenAI API answered ${err.status}: ${message}`, { cause: err }), { status: err.status, apiMessage: message });
     }
     return err;
   }
