@@ -6,36 +6,17 @@
  * `@svc-serve/svc/plugin`, host applications `@svc-serve/svc/host`. test/boundaries.test.ts keeps
  * this list at 60 names or fewer; docs/wrappers.md#the-svc-entry lists them.
  */
-export {
-  // The wrapper and what a run gets.
-  BasePipelineWrapper,
-  getLastUserMessage,
-  type ChatMessage,
-  type FileUpload,
-  type InputSchema,
-  type RunContext,
-  // What a run returns besides plain values.
-  FileResult,
-  SseStream,
-  fileResponse,
-  isStreamable,
-  sse,
-  // Uploaded files (multipart `files` and chat attachments).
-  UploadedFile,
-  uploadedFiles,
-  // Errors a wrapper throws: `HttpError(status, message)` answers with that status.
-  HttpError,
-  KernelError,
-  type ErrorType,
-  // Logging and tracing (`ctx.log`, `ctx.span`).
-  Logger,
-  NOOP_TRACER,
-  type LogLevel,
-  type Span,
-  type Tags,
-  type TagValue,
-  type Tracer,
-} from "../kernel/index.js";
+// The wrapper and what a run gets.
+export { BasePipelineWrapper, getLastUserMessage, type ChatMessage, type FileUpload, type InputSchema, type RunContext } from "../kernel/wrapper/base-pipeline-wrapper.js";
+// What a run returns besides plain values.
+export { FileResult, SseStream, fileResponse, isStreamable, sse } from "../kernel/wrapper/results.js";
+// Uploaded files (multipart `files` and chat attachments).
+export { UploadedFile, uploadedFiles } from "../kernel/wrapper/uploaded-file.js";
+// Errors a wrapper throws: `HttpError(status, message)` answers with that status.
+export { HttpError, KernelError, type ErrorType } from "../kernel/errors.js";
+// Logging and tracing (`ctx.log`, `ctx.span`).
+export { Logger, type LogLevel } from "../kernel/logger.js";
+export { NOOP_TRACER, type Span, type Tags, type TagValue, type Tracer } from "../kernel/hooks/tracer.js";
 export {
   // Agent frameworks' results as chunks (the frameworks plugin does this for a returned result).
   chunkSource,

@@ -4,7 +4,8 @@
  * its own process and loaded by autocannon from this one; then the p50 latency of a deploy, and
  * chat streaming (chunks per second, time to first byte) against a bare SSE server, and MCP
  * `tools/call` against `/run` for the same pipeline; the object store and its explorer; the
- * propagation of redeploys across a cluster of three instances on Redis; `/run` with tracing and
+ * propagation of redeploys across a cluster of three instances on Redis; 1,000 background runs in flight
+ * on two instances (bench/runs.ts); `/run` with tracing and
  * monitoring, and with metrics, on against off; `svc run`'s memory and startup (bench/memory.ts).
  * Every figure of issue 15 point 4 ends in one table against its bar (bench/bars.ts), and the bench
  * exits non-zero when one misses its bar (the median must meet it; noise is printed, not forgiven).
@@ -19,6 +20,7 @@ import { onOffBench } from "./observability.js";
 import { objectStoreBench } from "./object-store.js";
 import { startTarget, type Target } from "./target.js";
 import { clusterBench } from "./cluster.js";
+import { runsBench } from "./runs.js";
 import { memoryBench } from "./memory.js";
 import { pgvectorBench } from "./pgvector.js";
 import { cpuBench } from "./cpu.js";
@@ -159,6 +161,7 @@ for (const line of await engineBench()) console.log(line);
 for (const line of await objectStoreBench()) console.log(line);
 for (const line of await pgvectorBench()) console.log(line);
 for (const line of await clusterBench()) console.log(line);
+for (const line of await runsBench()) console.log(line);
 for (const line of memory) console.log(line);
 
 const { lines, failed } = summary(recorded());

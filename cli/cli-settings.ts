@@ -3,7 +3,8 @@
  * built-in plugin: the first read (before the plugins are loaded) picks the plugins from them,
  * and a config file may name any of them even when its plugin is not loaded.
  */
-import { fieldsOf, kernelSettings, loadSettings, mergeSettings, setting, settingTypes, type DeclaredSettings, type SettingSources, type SettingValues } from "svc/plugin";
+import { mergeSettings, setting, settingTypes, type SettingValues } from "svc/plugin";
+import { fieldsOf, kernelSettings, loadSettings, operatorAccessSettings, type DeclaredSettings, type SettingSources } from "svc/internal";
 import { authSettings } from "../plugins/auth/settings.js";
 import { chatUiSettings } from "../plugins/chat-ui/settings.js";
 import { engineSettings } from "../plugins/engine/settings.js";
@@ -18,9 +19,11 @@ import { platformSettings } from "../plugins/platform/settings.js";
 import { runsSettings } from "../plugins/runs/settings.js";
 import { tracingSettings } from "../plugins/tracing/settings.js";
 
-const { optionalText } = settingTypes;
+const { integer, optionalText } = settingTypes;
 
 export const cliSettings = {
+  // The CLI forks the workers (cli/workers.ts); the kernel and plugins see the deploy state's mode.
+  workers: setting(integer(1, 64), { env: "SERVICE_WORKERS", flag: "--workers", default: 1, help: "Worker processes serving one port." }),
   dashboardToken: setting(optionalText(), {
     env: "SERVICE_DASHBOARD_TOKEN",
     default: undefined,
@@ -31,6 +34,7 @@ export const cliSettings = {
 /** Every table `svc` knows, in the order the docs list them. */
 export const knownSettingTables: readonly DeclaredSettings[] = [
   { owner: "svc:kernel", fields: kernelSettings },
+  { owner: "svc:operator-access", fields: operatorAccessSettings },
   { owner: "svc (the CLI)", fields: cliSettings },
   { owner: "svc:limits", fields: limitsSettings },
   { owner: "svc:engine", fields: engineSettings },

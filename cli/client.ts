@@ -5,7 +5,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
-import { kernelSettings, loadSettings, readConfigFile, readDotEnv } from "svc/plugin";
+import { kernelSettings, loadSettings, readConfigFile, readDotEnv } from "svc/internal";
 import { failure, formatBytes } from "./output.js";
 
 /** A failure the command reports as one `✘` line and an exit code. */

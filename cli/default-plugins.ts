@@ -2,7 +2,7 @@
  * @module The plugins `svc run` loads by default, and the names of built-in plugins a config file
  * can refer to (`use: svc:<name>`) to pass options. Feature issues add their plugin here.
  */
-import type { PluginModule, PluginSpec } from "svc/plugin";
+import type { PluginModule, PluginSpec } from "svc/internal";
 import type { LauncherSettings } from "./cli-settings.js";
 
 /** Built-in plugins by name, imported only when used. */

@@ -6,7 +6,8 @@
  */
 import { ensurePortFree } from "./port-check.js";
 import type { CAC } from "cac";
-import { createKernel, loadPlugins, Logger } from "svc/plugin";
+import { createKernel, Logger } from "svc/plugin";
+import { loadPlugins } from "svc/internal";
 import { mcpSettings } from "../plugins/mcp/settings.js";
 import { knownSettings, launcherSettings } from "./cli-settings.js";
 import { UsageError } from "./client.js";

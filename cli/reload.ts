@@ -9,14 +9,16 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { watch } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CONFIG_FILE_NAMES, Logger, type Settings } from "svc/plugin";
+import { CONFIG_FILE_NAMES } from "svc/internal";
+import { Logger } from "svc/plugin";
+import type { LauncherSettings } from "./cli-settings.js";
 
 const distDir = fileURLToPath(new URL("../", import.meta.url));
 
 /** Set in the server process `--reload` runs: it then follows the pipelines directory (serve.ts). */
 export const RELOAD_CHILD_ENV = "SVC_RELOAD_CHILD";
 
-export function runWithReload(settings: Settings, args: string[], cwd: string): void {
+export function runWithReload(settings: LauncherSettings, args: string[], cwd: string): void {
   const log = Logger.create(settings.logLevel, settings.logFormat);
   const childArgs = args.filter((a) => a !== "--reload");
   let child: ChildProcess | undefined;

@@ -1,7 +1,8 @@
 /**
  * @module From `svc run`'s flags and the working directory to settings and plugin specs.
  */
-import { loadSettings, readConfigFile, readDotEnv, type ConfigFile, type PluginSpec, type SettingFields, type SettingSources, type SettingValues } from "svc/plugin";
+import { loadSettings, readConfigFile, readDotEnv, type ConfigFile, type PluginSpec, type SettingSources } from "svc/internal";
+import { type SettingFields, type SettingValues } from "svc/plugin";
 import { launcherSettings, type LauncherSettings } from "./cli-settings.js";
 import { defaultPluginSpecs } from "./default-plugins.js";
 

@@ -3,7 +3,8 @@
  * on SIGINT/SIGTERM (drain within the grace period, abort the rest, exit 0).
  */
 import cluster from "node:cluster";
-import { createKernel, loadPlugins, Logger } from "svc/plugin";
+import { createKernel, Logger } from "svc/plugin";
+import { loadPlugins } from "svc/internal";
 import { knownSettings } from "./cli-settings.js";
 import { builtinPlugins } from "./default-plugins.js";
 import type { RunConfig } from "./run-settings.js";

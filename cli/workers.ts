@@ -6,9 +6,11 @@
  * (and a replaced worker starts with the current pipelines).
  */
 import cluster, { type Worker } from "node:cluster";
-import { Logger, WORKERS_STATE_ENV, WorkersManifest, type Settings } from "svc/plugin";
+import { Logger } from "svc/plugin";
+import type { LauncherSettings } from "./cli-settings.js";
+import { WORKERS_STATE_ENV, WorkersManifest } from "svc/internal";
 
-export function runPrimary(settings: Settings): void {
+export function runPrimary(settings: LauncherSettings): void {
   const log = Logger.create(settings.logLevel, settings.logFormat);
   let stopping = false;
   const ready = new Set<number>();

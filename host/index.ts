@@ -7,7 +7,8 @@
  * operators. Plugins import `@svc-serve/svc/plugin`; wrappers `@svc-serve/svc`. docs/install.md
  * lists this entry's names.
  */
-import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry, type PluginModule } from "svc/plugin";
+import { createKernel as bootKernel, type Kernel, type KernelOptions, type KernelPlugin, type PluginEntry } from "svc/plugin";
+import type { PluginModule } from "svc/internal";
 import { loadLauncherSettings } from "../cli/cli-settings.js";
 import { defaultPluginSpecs } from "../cli/default-plugins.js";
 import authPlugin from "../plugins/auth/index.js";
@@ -31,8 +32,8 @@ import tracingPlugin from "../plugins/tracing/index.js";
 export type { Kernel, KernelOptions, KernelPlugin, PluginEntry } from "svc/plugin";
 // What a host replaces or marks before a request reaches svc: dependencies in the container it
 // passes to createKernel (e.g. who may read traces), and the request's principal.
+export { createContainer } from "svc/internal";
 export {
-  createContainer,
   requestState,
   allow,
   deny,
@@ -44,6 +45,8 @@ export {
   type DependencyContainer,
   type RequestState,
 } from "svc/plugin";
+// The operator credential a loopback server keeps (docs/observability.md): where it is, reading it.
+export { dashboardTokenPath, readDashboardToken } from "svc/internal";
 export {
   authPlugin,
   chatUiPlugin,

@@ -24,6 +24,7 @@ import { fieldsOf, mergeSettings } from "./settings-table.js";
 import { DEPLOY_STATE, DEPLOYER, LOGGER, READINESS, REGISTRY, ROUTES, SETTINGS, TRACE_ACCESS, TRACER, accessToken, type Token } from "./tokens.js";
 import { PipelinesWatcher } from "./deploy/pipelines-watcher.js";
 import { OperatorAccess } from "./operator-access/operator-access.js";
+import { operatorAccessSettings, type OperatorAccessSettings } from "./operator-access/settings.js";
 import { DeployService } from "./deploy/deploy-service.js";
 import { routeWords } from "./deploy/names.js";
 import { folderStaging } from "./deploy/source-staging.js";
@@ -87,7 +88,8 @@ export class Kernel {
     this.registerDefault(LOGGER, log);
     this.registerDefault(REGISTRY, new PipelineRegistry());
     this.registerDefault(TRACER, this.hooks.trace.tracer);
-    this.operatorAccess = new OperatorAccess(settings, log.child({ plugin: "svc:operator-access" }));
+    // Its token is operator access's own setting (read with the kernel's table), not one plugins see.
+    this.operatorAccess = new OperatorAccess(settings as Settings & OperatorAccessSettings, log.child({ plugin: "svc:operator-access" }));
     this.registerDefault(TRACE_ACCESS, this.operatorAccess.policy);
     for (const [scope, policy] of Object.entries(defaultPolicies)) this.registerDefault(accessToken(scope), policy);
     this.registry = container.resolve(REGISTRY);
@@ -295,6 +297,7 @@ export async function createKernel(options: KernelOptions = {}): Promise<Kernel>
   const fields = fieldsOf(
     mergeSettings([
       { owner: "svc:kernel", fields: kernelSettings },
+      { owner: "svc:operator-access", fields: operatorAccessSettings },
       ...entries.map((entry) => ("setup" in entry ? entry : entry.plugin)).map((p) => ({ owner: p.name, fields: p.settings ?? {} })),
     ]),
   );

@@ -30,7 +30,6 @@ export const kernelSettings = {
     default: "",
     help: "Path prefix under which a reverse proxy serves svc (advertised in OpenAPI and pages).",
   }),
-  workers: setting(integer(1, 64), { env: "SERVICE_WORKERS", flag: "--workers", default: 1, help: "Worker processes serving one port." }),
   clusterRedisUrl: setting(optionalText(), {
     env: "SERVICE_CLUSTER_REDIS_URL",
     default: undefined,
@@ -133,7 +132,6 @@ export const kernelSettings = {
     default: [],
     help: "Extra plugins (paths or packages), loaded after the defaults and the config file.",
   }),
-  tracingToken: setting(optionalText(), { env: "SERVICE_TRACING_TOKEN", default: undefined, help: "Operator bearer token for GET /traces." }),
 };
 
 export type SettingKey = keyof typeof kernelSettings;

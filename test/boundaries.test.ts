@@ -8,8 +8,10 @@ import { repoRoot } from "./helpers/cli.js";
 
 // The layout's rule: the kernel knows no plugin; plugins, the CLI and the host reach the kernel only
 // through `svc/plugin` and another plugin only through its public entry `svc/<name>`, never through a
-// relative path into kernel/ or into the other plugin's folder. Wrappers (pipelines/) import only the
-// wrapper entry `svc` and plugins' public entries. The wrapper entry stays small (≤ 60 names).
+// relative path into kernel/ or into the other plugin's folder. The CLI and the host also use
+// `svc/internal` (kernel/internal.ts: booting from a folder), which is not published. Wrappers
+// (pipelines/) import only the wrapper entry `svc` and plugins' public entries. The wrapper entry
+// stays at ≤ 60 names, the plugin entry at ≤ 165.
 // Imports are read with TypeScript's own parser, so every form counts: static, `export … from`,
 // `import type`, dynamic `import()`, `require()` and `import("…")` types.
 
@@ -20,6 +22,10 @@ const entries = new Set(Object.keys(pkg.exports).filter((k) => k !== "./package.
 const pluginEntries = new Set([...entries].filter((e) => !["svc", "svc/plugin", "svc/host"].includes(e)));
 /** The most names the wrapper entry `svc` (api/index.ts) may export. */
 const MAX_WRAPPER_ENTRY_NAMES = 60;
+/** The most names the plugin entry `svc/plugin` (kernel/index.ts) may export. */
+const MAX_PLUGIN_ENTRY_NAMES = 165;
+/** The CLI's and the host's entry into the kernel: a path of tsconfig.json, not of package.json. */
+const INTERNAL_ENTRY = "svc/internal";
 
 function tsFiles(dir: string): string[] {
   return readdirSync(join(repoRoot, dir), { recursive: true, encoding: "utf8" })
@@ -59,6 +65,7 @@ function boundaryViolation(file: string, spec: string): string | undefined {
   spec = unscoped(spec);
   if (spec === "svc" || spec.startsWith("svc/")) {
     if (owner === "kernel") return `the kernel imports the entry ${spec}`;
+    if (spec === INTERNAL_ENTRY) return owner === "cli" || owner === "host" ? undefined : `${spec} is the CLI's and the host's: use svc/plugin`;
     if (!entries.has(spec)) return `${spec} is not a public entry`;
     if (spec === "svc") return `svc is the wrapper entry: import kernel names from svc/plugin`;
     if (spec === "svc/host" && owner !== "cli") return `only the CLI imports svc/host`;
@@ -144,6 +151,11 @@ test("the rule tells allowed imports from crossings", () => {
   assert.is(boundaryViolation("cli/x.ts", "../plugins/mcp/settings.js"), undefined, "and its settings table");
   assert.is(boundaryViolation("cli/x.ts", "svc/host"), undefined);
   assert.is(boundaryViolation("host/index.ts", "../cli/default-plugins.js"), undefined);
+  assert.is(boundaryViolation("cli/x.ts", "svc/internal"), undefined, "the CLI boots through the internal entry");
+  assert.is(boundaryViolation("host/index.ts", "svc/internal"), undefined);
+  assert.ok(boundaryViolation("plugins/openai/x.ts", "svc/internal"), "plugins do not");
+  assert.ok(boundaryViolation("pipelines/chat/pipeline_wrapper.ts", "svc/internal"), "nor wrappers");
+  assert.ok(boundaryViolation("plugins/openai/x.ts", "@svc-serve/svc/internal"), "it is not published under any name");
   assert.ok(boundaryViolation("plugins/openai/x.ts", "svc"), "the wrapper entry is not for plugins");
   assert.ok(boundaryViolation("plugins/openai/x.ts", "@svc-serve/svc"));
   assert.ok(boundaryViolation("cli/x.ts", "svc"));
@@ -205,9 +217,24 @@ test(`the wrapper entry svc exports at most ${MAX_WRAPPER_ENTRY_NAMES} names, an
   assert.ok(runtime.includes("BasePipelineWrapper"));
 });
 
-test("docs/entries.md lists every name of the svc and svc/host entries", () => {
+test(`the plugin entry svc/plugin exports at most ${MAX_PLUGIN_ENTRY_NAMES} names, none of the internal entry's`, async () => {
+  const names = exportedNames("kernel/index.ts", readFileSync(join(repoRoot, "kernel/index.ts"), "utf8"));
+  assert.ok(names.length <= MAX_PLUGIN_ENTRY_NAMES, `svc/plugin exports ${names.length} names: ${names.join(", ")}`);
+  assert.is(new Set(names).size, names.length, "a name exported twice");
+  const runtime = Object.keys(await import(pathToFileURL(join(repoRoot, "dist/kernel/index.js")).href));
+  assert.equal(runtime.filter((n) => !names.includes(n)), []);
+  assert.ok(runtime.includes("definePlugin"));
+  // What boots a kernel from a folder stays out of the plugin entry, in the compiled module too.
+  const internal = exportedNames("kernel/internal.ts", readFileSync(join(repoRoot, "kernel/internal.ts"), "utf8"));
+  assert.equal(internal.filter((n) => names.includes(n) || runtime.includes(n)), []);
+  assert.ok(!runtime.includes("loadSettings") && !runtime.includes("PipelinesWatcher"));
+  // Nor is the internal entry published: only tsconfig.json's paths name it.
+  assert.not.ok(Object.keys(pkg.exports).includes("./internal"));
+});
+
+test("docs/entries.md lists every name of the svc, svc/plugin and svc/host entries", () => {
   const page = readFileSync(join(repoRoot, "docs/entries.md"), "utf8");
-  for (const file of ["api/index.ts", "host/index.ts"]) {
+  for (const file of ["api/index.ts", "kernel/index.ts", "host/index.ts"]) {
     const missing = exportedNames(file, readFileSync(join(repoRoot, file), "utf8")).filter((n) => !page.includes(`\`${n}\``));
     assert.equal(missing, [], `${file}'s names missing from docs/entries.md`);
   }

@@ -6,7 +6,7 @@
  */
 import type { CAC } from "cac";
 import * as v from "valibot";
-import { dashboardTokenPath, loadSettings, readConfigFile, readDashboardToken, readDotEnv } from "svc/plugin";
+import { dashboardTokenPath, loadSettings, readConfigFile, readDashboardToken, readDotEnv } from "svc/internal";
 import { cliSettings } from "../cli-settings.js";
 import { CliError, UsageError, runClientCommand, serverUrl } from "../client.js";
 import { colorOn } from "../output.js";

@@ -15,7 +15,7 @@ export interface ScreenContext {
   readonly credentialRefused?: string;
 }
 
-const TOKEN_HINT = "Or set SERVICE_DASHBOARD_TOKEN to the server's SERVICE_TRACING_TOKEN.";
+const TOKEN_HINT = "Or set SERVICE_DASHBOARD_TOKEN to the server's SERVICE_OPERATOR_TOKEN.";
 
 /** The problem's title and paragraphs; `width` wraps the paragraphs. */
 export function problemLines(problem: Problem, ctx: ScreenContext, width: number): Line[] {
@@ -45,7 +45,7 @@ function describeProblem(problem: Problem, ctx: ScreenContext): Line[] {
               ]
             : [
                 text("The local credential file is read only for the hosts localhost, 127.0.0.1 and ::1, never sent elsewhere."),
-                text(`For ${hostOf(ctx.url)}, set SERVICE_DASHBOARD_TOKEN to the server's SERVICE_TRACING_TOKEN.`),
+                text(`For ${hostOf(ctx.url)}, set SERVICE_DASHBOARD_TOKEN to the server's SERVICE_OPERATOR_TOKEN.`),
               ]
           : [text("The credential sent was not accepted as one.")]),
         ...detail,
@@ -55,10 +55,10 @@ function describeProblem(problem: Problem, ctx: ScreenContext): Line[] {
         title("403", `Forbidden: ${ctx.url} refused the operator credential.`),
         line(),
         ...(problem.credential === "explicit"
-          ? [text("SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_TRACING_TOKEN.")]
+          ? [text("SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN.")]
           : problem.credential === "credential-file"
             ? [text(`The token in ${ctx.credentialFile ?? "the credential file"} is not this server's (another server, user or cache dir?).`), text(TOKEN_HINT)]
-            : [text("A server bound to a non-loopback host refuses traces until it has SERVICE_TRACING_TOKEN (see its log).")]),
+            : [text("A server bound to a non-loopback host refuses traces until it has SERVICE_OPERATOR_TOKEN (see its log).")]),
         ...detail,
       ];
     case "unreachable":

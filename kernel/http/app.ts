@@ -1,12 +1,13 @@
 /**
- * @module HttpApp: the kernel's polka application. The front gives every request an id,
+ * @module HttpApp: the kernel's HTTP application (routing: router.ts). The front gives every request an id,
  * a context and an AbortSignal, applies the loopback guard and CORS; routes registered by plugins
  * are authorized by scope and may return a value to answer with JSON; unmatched requests get 404,
  * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type * as v from "valibot";
-import polka, { type Middleware, type NextHandler, type Polka, type Request } from "polka";
+import type { Middleware, Request } from "polka";
+import { Trouter } from "trouter";
 import { HttpError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Settings } from "../settings.js";
@@ -16,7 +17,7 @@ import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
 import { randomUuid } from "../ids.js";
-import { cacheRouteLookups } from "./route-cache.js";
+import { Router } from "./router.js";
 import { sendError } from "./send.js";
 
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
@@ -74,14 +75,12 @@ export class HttpApp {
   readonly inflight = new Set<RequestContext>();
   private closing = false;
   private idle?: () => void;
-  private readonly app: Polka;
+  private readonly router: Router;
   /** Method + path of every route, to tell 405 from 404. */
-  private readonly index: Polka = polka();
+  private readonly index = new Trouter<() => void>();
   private readonly cors: Cors;
   private readonly guard: (req: IncomingMessage) => string | undefined;
   private readonly onError: (err: unknown, req: Request, res: ServerResponse) => void;
-  /** Forgets the remembered route lookups. */
-  private readonly routesChanged: () => void;
   private readonly crossSite: (req: IncomingMessage) => string | undefined;
 
   constructor(private readonly options: HttpAppOptions) {
@@ -95,27 +94,25 @@ export class HttpApp {
       if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
       sendError(res, err, reporting);
     };
-    this.app = polka({ onError: this.onError, onNoMatch: (req, res) => sendError(res, this.noMatch(req), reporting) });
-    this.routesChanged = cacheRouteLookups(this.app);
+    this.router = new Router(this.onError, (req, res) => sendError(res, this.noMatch(req), reporting));
   }
 
-  /** A plain Node request listener: the front, then polka's routing. */
+  /** A plain Node request listener: the front, then the routing. */
   readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
-    // The front runs before polka rather than as its first middleware: one routing step less per request.
+    // The front runs before routing rather than as its first middleware: one routing step less per request.
     try {
       if (!this.front(req as Request, res)) return;
     } catch (error) {
       return this.onError(error, req as Request, res);
     }
-    this.app.handler(req as Request, res, undefined as unknown as NextHandler);
+    this.router.handle(req as Request, res);
   };
 
   route(method: HttpMethod, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
     this.routes.push({ method, path, scope: options.scope, docs: options.docs });
     this.index.add(method, path, () => undefined);
     // Not an async function: most answers need no promise turn between the decision and the handler.
-    this.routesChanged();
-    this.app.add(method, path, (req: Request) => {
+    this.router.add(method, path, (req: Request) => {
       const c = contextOf(req)!;
       c.route = path;
       if (options.lasting) c.lasting = true;
@@ -128,8 +125,7 @@ export class HttpApp {
   /** Mounts Node middleware (a static file server, an MCP transport) under a path prefix. */
   use(path: string, ...middleware: Middleware[]): void {
     this.mounts.push(path);
-    this.routesChanged();
-    this.app.use(path, ...middleware);
+    this.router.use(path, ...middleware);
   }
 
   /** Stops taking new work and waits up to `graceMs` for live requests; then aborts the rest. */

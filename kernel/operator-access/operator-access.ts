@@ -4,7 +4,7 @@
  *
  * A request is an operator's when trusted middleware set `tracing_operator` on its state (never
  * derived from a client header), or when it carries `Authorization: Bearer <token>` with one of:
- * - `SERVICE_TRACING_TOKEN`, when set;
+ * - the `operatorToken` setting (`SERVICE_OPERATOR_TOKEN`, formerly `SERVICE_TRACING_TOKEN`), when set;
  * - for a server bound to the literal `localhost`, `127.0.0.1` or `::1` (not on Windows), the
  *   private credential file (see credential-file.ts), created at boot and shared by workers.
  * Missing credentials get 401, wrong ones 403. A remote bind without a token refuses everything
@@ -17,6 +17,7 @@ import type { Logger } from "../logger.js";
 import type { Settings } from "../settings.js";
 import { bearerToken, tokensEqual } from "./bearer.js";
 import { dashboardTokenPath, ensureDashboardToken } from "./credential-file.js";
+import type { OperatorAccessSettings } from "./settings.js";
 
 const LOOPBACK_LITERALS = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
@@ -26,7 +27,7 @@ export function isLoopbackBind(host: string): boolean {
 }
 
 /** The operator views (`/traces`, `/executions`, `/metrics`) share this policy: the messages name none of them. */
-export const MISSING_CREDENTIALS = "Operator access is required: send Authorization: Bearer <token> (SERVICE_TRACING_TOKEN, or the local operator credential).";
+export const MISSING_CREDENTIALS = "Operator access is required: send Authorization: Bearer <token> (SERVICE_OPERATOR_TOKEN, or the local operator credential).";
 export const WRONG_CREDENTIALS = "The operator token is not valid.";
 
 export class OperatorAccess {
@@ -36,7 +37,7 @@ export class OperatorAccess {
   private refusal = "";
 
   constructor(
-    private readonly settings: Pick<Settings, "host" | "tracingToken">,
+    private readonly settings: Pick<Settings, "host"> & OperatorAccessSettings,
     private readonly log: Logger,
     private readonly tokenPath: string = dashboardTokenPath(),
   ) {}
@@ -55,26 +56,26 @@ export class OperatorAccess {
 
   private async resolveTokens(): Promise<void> {
     const tokens: string[] = [];
-    const explicit = this.settings.tracingToken?.trim();
+    const explicit = this.settings.operatorToken?.trim();
     if (explicit) tokens.push(explicit);
     const host = this.settings.host;
     let reason: string;
     if (!isLoopbackBind(host)) {
-      reason = `svc is bound to '${host}', which is not a loopback host, and SERVICE_TRACING_TOKEN is not set`;
+      reason = `svc is bound to '${host}', which is not a loopback host, and SERVICE_OPERATOR_TOKEN is not set`;
     } else if (process.platform === "win32") {
-      reason = "there is no local operator credential on Windows and SERVICE_TRACING_TOKEN is not set";
+      reason = "there is no local operator credential on Windows and SERVICE_OPERATOR_TOKEN is not set";
     } else {
       reason = "";
       try {
         tokens.push(await ensureDashboardToken(this.tokenPath));
       } catch (error) {
-        reason = `the local operator credential could not be used (${messageOf(error)}) and SERVICE_TRACING_TOKEN is not set`;
+        reason = `the local operator credential could not be used (${messageOf(error)}) and SERVICE_OPERATOR_TOKEN is not set`;
         this.log.error(`Operator credential ${this.tokenPath} is unusable`, error);
       }
     }
     if (tokens.length === 0) {
       this.refusal = `Operator views (traces, executions, metrics) refuse every request: ${reason}.`;
-      this.log.warn(`${this.refusal} Set SERVICE_TRACING_TOKEN, or have the host provide its own access policy.`);
+      this.log.warn(`${this.refusal} Set SERVICE_OPERATOR_TOKEN, or have the host provide its own access policy.`);
     }
     this.tokens = tokens;
   }

@@ -10,6 +10,7 @@ import type { Component, InputSocket } from "./component.js";
 import { ChatMessage } from "./dataclasses/chat-message.js";
 import { ByteStream, Document } from "./dataclasses/document.js";
 import { runNested } from "./components/nested-component.js";
+import { State } from "./components/agent-state.js";
 import { Tool, type JsonSchema, type OutputsToString, type StateOutput, type ToolContext } from "./tool.js";
 import type { EngineRegistry } from "./registry.js";
 
@@ -51,7 +52,8 @@ function jsonSchemaOf(schema: Schema | undefined): JsonSchema | undefined {
     case "literal": return { const: schema.literal };
     case "picklist": return { enum: (schema as { options?: unknown[] }).options };
     case "function": return undefined;
-    case "instance": return schema.class === Document ? DOCUMENT_SCHEMA : schema.class === ChatMessage ? CHAT_MESSAGE_SCHEMA : schema.class === ByteStream ? undefined : { type: "object" };
+    // The agent's State is handed over by the runner, never sent by the LLM.
+    case "instance": return schema.class === State ? undefined : schema.class === Document ? DOCUMENT_SCHEMA : schema.class === ChatMessage ? CHAT_MESSAGE_SCHEMA : schema.class === ByteStream ? undefined : { type: "object" };
     case "array": {
       const items = jsonSchemaOf(schema.item);
       return items === undefined ? undefined : { type: "array", items };
@@ -141,8 +143,15 @@ export class ComponentTool extends Tool {
     return parametersFromSockets(component.inputSockets, inputsFromState);
   }
 
-  warmUp(): unknown {
-    return this.component.warmUp?.();
+  private warming?: Promise<unknown>;
+
+  /** Warms the component once (the Agent warms its tools before every run); a failed warm-up may be retried. */
+  override warmUp(): Promise<unknown> {
+    this.warming ??= Promise.resolve(this.component.warmUp?.()).catch((error: unknown) => {
+      this.warming = undefined;
+      throw error;
+    });
+    return this.warming;
   }
 
   protected serializedData(registry?: EngineRegistry): Record<string, unknown> {

@@ -50,7 +50,7 @@ export { OpenAIGenerator } from "./components/openai-generator.js";
 export { Agent, type AgentInputs, type AgentParams } from "./components/agent.js";
 export { State, mergeLists, replaceValues, isListType, isValidTypeString, validateStateSchema, schemaToDict, schemaFromDict, type StateSchema, type StateField } from "./components/agent-state.js";
 export { serializeValueWithSchema, deserializeValueWithSchema, type SerializedValue } from "./value-serialization.js";
-export { ToolInvoker, ToolNotFoundError, ToolStateMergeError, runToolCalls, checkDuplicateTools, mergeIntoState, resultToString, type RunToolCallsOptions } from "./components/tool-invoker.js";
+export { ToolInvoker, ToolNotFoundError, ToolStateMergeError, runToolCalls, checkDuplicateTools, mergeIntoState, resultToString, scheduleToolCalls, type RunToolCallsOptions } from "./components/tool-invoker.js";
 export { Tool, tool, ToolInvocationError, TOOL_TYPE, type ToolInit, type ToolFunction, type ToolContext, type ToolSpec, type JsonSchema } from "./tool.js";
 export { InMemoryDocumentStore, DuplicatePolicy, DocumentStoreError, DuplicateDocumentError, parseDuplicatePolicy } from "./document-store.js";
 export { FilterError, documentMatchesFilter, applyFilterPolicy, parseFilterPolicy, type Filters, type FilterPolicy } from "./filters.js";
@@ -83,6 +83,7 @@ export { AnthropicChatGenerator } from "./components/anthropic-chat-generator.js
 export { OpenAIResponsesChatGenerator } from "./components/openai-responses-chat-generator.js";
 export { SerperDevWebSearch, SerperDevError } from "./components/serper-dev-web-search.js";
 export { ComponentTool, COMPONENT_TOOL_TYPE } from "./component-tool.js";
+export { Toolset, TOOLSET_TYPE, flattenTools, warmUpTools, type ToolsType } from "./toolset.js";
 export { AgentTool, AGENT_TOOL_TYPE } from "./agent-tool.js";
 export { printStreamingChunk, PRINT_STREAMING_CHUNK } from "./print-streaming-chunk.js";
 export { renderTemplate, templateVariables, compileTemplate, TemplateError } from "./jinja.js";

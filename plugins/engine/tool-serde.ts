@@ -1,7 +1,7 @@
 /**
  * @module Tools in YAML as Haystack writes them: `{type, data}` for a Tool, a ComponentTool (its
  * component nested as `{type, init_parameters}`) or an AgentTool (the Agent under `agent`), and a
- * Toolset (`{type, data: {tools: [...]}}`), which loads as the list of its tools.
+ * Toolset (`{type, data: {tools: [...]}}`), which loads as a Toolset.
  */
 import { Agent } from "./components/agent.js";
 import { AGENT_TOOL_TYPE, AgentTool } from "./agent-tool.js";
@@ -9,9 +9,9 @@ import { COMPONENT_TOOL_TYPE, ComponentTool } from "./component-tool.js";
 import type { EngineRegistry } from "./registry.js";
 import { Tool, TOOL_TYPE, type OutputsToString, type StateOutput } from "./tool.js";
 import type { Component } from "./component.js";
+import { Toolset, TOOLSET_TYPE } from "./toolset.js";
 import { rememberCallableName } from "./callable-names.js";
 
-const TOOLSET_TYPE = "haystack.tools.toolset.Toolset";
 const TYPES = new Set([TOOL_TYPE, COMPONENT_TOOL_TYPE, AGENT_TOOL_TYPE, TOOLSET_TYPE]);
 
 export function isSerializedTool(o: Record<string, unknown>): boolean {
@@ -23,10 +23,14 @@ export function isSerializedToolset(x: unknown): boolean {
 }
 
 /** `resolve` turns nested serialized values (the component, secrets) into objects. */
-export function toolFromDict(o: Record<string, unknown>, registry: EngineRegistry, resolve: (value: unknown) => unknown): Tool | Tool[] {
+export function toolFromDict(o: Record<string, unknown>, registry: EngineRegistry, resolve: (value: unknown) => unknown): Tool | Toolset {
   const data = o.data as Record<string, any>;
   if (o.type === TOOL_TYPE) return Tool.fromDict(o, registry);
-  if (o.type === TOOLSET_TYPE) return ((data.tools ?? []) as unknown[]).flatMap((t) => resolve(t) as Tool | Tool[]);
+  if (o.type === TOOLSET_TYPE) {
+    const tools = ((data.tools ?? []) as unknown[]).map(resolve);
+    if (!tools.every((t) => t instanceof Tool)) throw new TypeError("A Toolset's data.tools must be serialized Tools.");
+    return new Toolset(tools as Tool[]);
+  }
   const handler = (name: unknown) => {
     if (typeof name !== "string") return undefined;
     const fn = registry.getFunction(name);

@@ -146,6 +146,11 @@ export class Tool {
     checkInputsFromState(this.inputs_from_state, init.valid_inputs ?? properties);
   }
 
+  /** Prepares the tool before a run (Haystack's `warm_up`); must be idempotent. A plain Tool has nothing to prepare. */
+  warmUp(): unknown {
+    return undefined;
+  }
+
   /** What the chat generator sends to the LLM. */
   get toolSpec(): ToolSpec {
     return { name: this.name, description: this.description, parameters: this.parameters };

@@ -12,7 +12,8 @@ import { PipelineError } from "./pipeline/errors.js";
 import { Pipeline } from "./pipeline/pipeline.js";
 import type { EngineRegistry } from "./registry.js";
 import { rememberCallableName } from "./callable-names.js";
-import { isSerializedTool, isSerializedToolset, toolFromDict } from "./tool-serde.js";
+import { isSerializedTool, toolFromDict } from "./tool-serde.js";
+import { flattenTools, Toolset, type ToolsType } from "./toolset.js";
 
 const tupleTag: Tags[number] = {
   tag: "tag:yaml.org,2002:python/tuple",
@@ -48,19 +49,33 @@ export function readPipelineDocument(data: unknown): PipelineDocument {
   return result.output;
 }
 
+/**
+ * A Toolset loads as a Toolset (Haystack keeps it, so an Agent dumps it back as one). Components
+ * that do not declare `acceptsToolsets` (chat generators: a plain list) get its tools instead.
+ */
+function withToolsetsFor(cls: unknown, init: Record<string, unknown>): Record<string, unknown> {
+  if ((cls as { acceptsToolsets?: boolean }).acceptsToolsets || !init || typeof init !== "object") return init;
+  const tools = init.tools;
+  if (tools instanceof Toolset || (Array.isArray(tools) && tools.some((t) => t instanceof Toolset))) return { ...init, tools: flattenTools(tools as ToolsType) };
+  return init;
+}
+
 /** Turns serialized init parameters into objects: secrets and registered nested objects. */
 function resolveInit(value: unknown, registry: EngineRegistry): unknown {
-  // A Toolset inside a list of tools adds its tools to the list.
-  if (Array.isArray(value)) return value.flatMap((x) => (isSerializedToolset(x) ? (resolveInit(x, registry) as unknown[]) : [resolveInit(x, registry)]));
+  if (Array.isArray(value)) return value.map((x) => resolveInit(x, registry));
   if (!value || typeof value !== "object") return value;
   if (Secret.isSerialized(value)) return Secret.fromDict(value);
   const o = value as Record<string, unknown>;
   if (isSerializedTool(o)) return toolFromDict(o, registry, (x) => resolveInit(x, registry));
   if (typeof o.type === "string" && (o.init_parameters === undefined || typeof o.init_parameters === "object")) {
     const init = () => resolveInit(o.init_parameters ?? {}, registry) as Record<string, unknown>;
-    if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(init());
+    // Registered objects written as `{type, data}` (a custom Toolset, as Haystack dumps one) get their data.
+    if (registry.objects.has(o.type)) return registry.objects.get(o.type).fromDict(o.init_parameters === undefined && o.data && typeof o.data === "object" ? (resolveInit(o.data, registry) as Record<string, unknown>) : init());
     // A component nested in another's init parameters (an Agent's chat_generator).
-    if (registry.components.has(o.type)) return new (registry.components.get(o.type))(init());
+    if (registry.components.has(o.type)) {
+      const cls = registry.components.get(o.type);
+      return new cls(withToolsetsFor(cls, init()));
+    }
     // `{type, init_parameters}` with an unregistered type is a typo, not a plain dict: name it.
     if (o.init_parameters !== undefined) throw new Error(registry.components.unknownTypeMessage(o.type));
   }
@@ -110,7 +125,7 @@ export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegi
     }
     if (!options.unsafe) (cls as { checkSafeLoading?: (init: Record<string, unknown>) => void }).checkSafeLoading?.(spec.init_parameters ?? {});
     try {
-      pipeline.addComponent(name, new cls(resolveInit(spec.init_parameters ?? {}, registry)));
+      pipeline.addComponent(name, new cls(withToolsetsFor(cls, resolveInit(spec.init_parameters ?? {}, registry) as Record<string, unknown>)));
     } catch (error) {
       throw new PipelineError(`Couldn't deserialize component '${name}' of type '${spec.type}': ${messageOf(error)}`, { cause: error });
     }

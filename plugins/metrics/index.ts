@@ -1,6 +1,6 @@
 /**
  * @module svc:metrics: `GET /metrics` in Prometheus' text format (prom-client), guarded like
- * `/traces` (operator access: the local credential, `SERVICE_TRACING_TOKEN`, or an API key with
+ * `/traces` (operator access: the local credential, `SERVICE_OPERATOR_TOKEN`, or an API key with
  * the `traces` scope). HTTP requests are counted and timed by route pattern (the kernel's
  * `answered` hook); runs through the `run` hook, which settles a streamed run when its stream
  * ends (with the time to its first item); streams in flight through the `stream` hook; deploys

@@ -8,7 +8,7 @@
  * 503 instead of hanging. Runs of a process that stopped sending heartbeats are marked failed by
  * the others (`run-owners.ts`).
  */
-import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, HttpError, messageOf, parseRedisTarget, redisClientOf, RedisWatch, type ExecutionIndex, type ExecutionPage, type ExecutionQuery, type ExecutionRecord, type Keyv, type Logger } from "svc/plugin";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, HttpError, messageOf, pageByIds, parseRedisTarget, redisClientOf, RedisWatch, type ExecutionIndex, type ExecutionPage, type ExecutionQuery, type ExecutionRecord, type Keyv, type Logger } from "svc/plugin";
 import { hostname } from "node:os";
 import { matches, type RetentionOptions } from "./memory-index.js";
 import { RunOwners } from "./run-owners.js";
@@ -24,7 +24,6 @@ interface OrderCommands {
 export const REDIS_NAMESPACE = "svc-executions";
 /** Check the set's size every few starts (one ZCARD), not on every write: a tenth of the cap, at most 64. */
 const MAX_TRIM_INTERVAL = 64;
-const SCAN_BATCH = 200;
 /** An owner silent this long is dead (`SERVICE_MONITORING_HEARTBEAT_TIMEOUT`). */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 10_000;
 
@@ -103,30 +102,14 @@ export class RedisExecutionIndex implements ExecutionIndex {
   }
 
   private async listNow(query: ExecutionQuery): Promise<ExecutionPage> {
-    const found: ExecutionRecord[] = [];
-    let upper = query.before === undefined ? "+" : `(${query.before}`;
-    for (;;) {
-      const ids = await this.order.zRange(this.orderKey, upper, "-", { BY: "LEX", REV: true, LIMIT: { offset: 0, count: SCAN_BATCH } });
-      if (ids.length === 0) return { executions: found, next: null };
-      const records = await this.keyv.getMany(ids);
-      const gone: string[] = [];
-      for (const [i, id] of ids.entries()) {
-        const record = records[i];
-        if (!record) {
-          gone.push(id);
-          continue;
-        }
-        if (!matches(record, query)) continue;
-        if (found.length === query.limit) {
-          this.forget(gone);
-          return { executions: found, next: found[found.length - 1]!.id };
-        }
-        found.push(record);
-      }
-      this.forget(gone);
-      if (ids.length < SCAN_BATCH) return { executions: found, next: null };
-      upper = `(${ids[ids.length - 1]}`;
-    }
+    const page = await pageByIds<ExecutionRecord>(this.order, {
+      key: this.orderKey,
+      before: query.before,
+      limit: query.limit,
+      read: (ids) => this.keyv.getMany(ids),
+      matches: (record) => matches(record, query),
+    });
+    return { executions: page.items, next: page.next };
   }
 
   async close(): Promise<void> {
@@ -170,10 +153,5 @@ export class RedisExecutionIndex implements ExecutionIndex {
     const oldest = await this.order.zRange(this.orderKey, "-", "+", { BY: "LEX", LIMIT: { offset: 0, count: excess } });
     if (oldest.length === 0) return;
     await Promise.all([this.order.zRem(this.orderKey, oldest), this.keyv.deleteMany(oldest)]);
-  }
-
-  /** Removes ids whose record expired; best effort, in the background of a listing. */
-  private forget(ids: string[]): void {
-    if (ids.length > 0) this.order.zRem(this.orderKey, ids).catch(() => undefined);
   }
 }

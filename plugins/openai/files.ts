@@ -10,7 +10,7 @@
  */
 import { basename } from "node:path";
 import * as v from "valibot";
-import { HttpError, OBJECT_STORE, ownedBy, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc/plugin";
+import { DEPLOY_STATE, HttpError, OBJECT_STORE, ownedBy, parseOr400, readMultipart, token, type PluginApi, type RequestContext } from "svc/plugin";
 import { MemoryFileStore, fileObject, type FileStore } from "./file-store.js";
 import { ObjectFileStore } from "./object-file-store.js";
 import { contentTypeOf } from "./content-type.js";
@@ -64,8 +64,10 @@ export function fileStoreOf(kernel: PluginApi<typeof openaiSettings>): () => Fil
     else if (objects) store = new ObjectFileStore(objects, settings.filesTtl);
     else {
       store = new MemoryFileStore(settings.filesMaxTotalBytes, settings.filesTtl);
-      if (settings.workers > 1) {
-        kernel.log.warn("Uploaded files are kept in each worker's memory: with --workers > 1 load svc:object-store (Redis backend) so every worker sees them");
+      // Several processes (`--workers`, or hosts sharing a Redis deploy state) would each keep their own.
+      const mode = kernel.optional(DEPLOY_STATE)?.health().mode;
+      if (mode && mode !== "single") {
+        kernel.log.warn("Uploaded files are kept in each process's memory: with --workers > 1 or several instances load svc:object-store (Redis backend) so every process sees them");
       }
     }
     kernel.log.debug(`File store: ${store.kind}`);

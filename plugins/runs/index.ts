@@ -3,7 +3,9 @@
  * `SERVICE_CLUSTER_REDIS_URL` is set: one store for every worker and instance) keeps each run's
  * record and numbered event log; leases fail the runs of a dead instance; cancels reach the runner
  * on any instance. The REST API (`POST /{name}/runs`, `/runs…`) is built on it, and other plugins
- * use the store through `RUN_STORE`. See docs/runs.md.
+ * use the store through `RUN_STORE`. A run may carry a completion webhook; the allow-list, the
+ * signer and the delivery are exported for other plugins that call back (A2A push notifications).
+ * See docs/runs.md.
  */
 import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { MemoryRunStore } from "./memory-store.js";
@@ -11,6 +13,7 @@ import { RedisRunStore } from "./redis-store.js";
 import { registerRunRoutes } from "./routes.js";
 import type { RunStore } from "./run-store.js";
 import { BackgroundRunner } from "./runner.js";
+import { RunWebhooks } from "./run-webhooks.js";
 import { runsSettings } from "./settings.js";
 import { RUN_STORE } from "./tokens.js";
 
@@ -37,11 +40,16 @@ export {
   type RunRecord,
   type RunStatus,
 } from "./run-record.js";
-export { runsSettings } from "./settings.js";
+export { runsSettings, webhookSettings } from "./settings.js";
+export { WebhookAllowList } from "./webhook-allow-list.js";
+export { WebhookSigner, type WebhookHeaders } from "./webhook-signer.js";
+export { deliverWebhook, type WebhookDelivery, type WebhookOutcome } from "./webhook-delivery.js";
+export { RunWebhooks, webhookRun } from "./run-webhooks.js";
 
 export default function runsPlugin(): KernelPlugin {
   let owned: RunStore | undefined;
   let runner: BackgroundRunner | undefined;
+  let webhooks: RunWebhooks | undefined;
   return definePlugin({
     name: "svc:runs",
     settings: runsSettings,
@@ -68,11 +76,16 @@ export default function runsPlugin(): KernelPlugin {
         }
         kernel.provide(RUN_STORE, store);
       }
+      webhooks = new RunWebhooks(settings, log);
+      const notify = webhooks;
+      if (store.onFinal) store.onFinal((run) => notify.notify(run));
+      else log.warn("The host's run store has no onFinal(): completion webhooks are not sent");
       runner = new BackgroundRunner(kernel, store, log);
-      registerRunRoutes(kernel, store, runner);
+      registerRunRoutes(kernel, store, runner, webhooks);
     },
     async close() {
       await runner?.close();
+      await webhooks?.close();
       await owned?.close();
     },
   });

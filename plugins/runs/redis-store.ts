@@ -6,7 +6,7 @@
  * through one subscriber connection per process. Every call has a deadline (`SERVICE_REDIS_TIMEOUT`):
  * a stalled Redis answers 503 instead of hanging.
  */
-import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, HttpError, messageOf, parseRedisTarget, redisClientOf, RedisWatch, type Keyv } from "svc/plugin";
+import { closeKeyv, connectRedisKeyv, DEFAULT_REDIS_TIMEOUT_MS, HttpError, messageOf, pageByIds, parseRedisTarget, redisClientOf, RedisWatch, type Keyv } from "svc/plugin";
 import { BaseRunStore, type RunChange, type RunListener, type RunSignal, type RunStoreOptions, type Unsubscribe } from "./run-store.js";
 import { matchesQuery, newRunRecord, type RunEvent, type RunInit, type RunPage, type RunQuery, type RunRecord } from "./run-record.js";
 import { APPEND, CLAIM_EXPIRED, COMPARE_AND_SET, EVENTS_AFTER, RENEW_LEASES } from "./redis-scripts.js";
@@ -38,7 +38,6 @@ interface Subscriber {
 }
 
 export const REDIS_NAMESPACE = "svc-runs";
-const SCAN_BATCH = 200;
 const CAS_ATTEMPTS = 20;
 /** Every this many creates, ids older than the retention leave the order set (one ZREMRANGEBYLEX). */
 const PRUNE_EVERY = 64;
@@ -212,36 +211,14 @@ export class RedisRunStore extends BaseRunStore {
   }
 
   private async listNow(query: RunQuery): Promise<RunPage> {
-    const found: RunRecord[] = [];
-    let upper = query.before === undefined ? "+" : `(${query.before}`;
-    for (;;) {
-      const ids = await this.redis.zRange(this.orderKey, upper, "-", { BY: "LEX", REV: true, LIMIT: { offset: 0, count: SCAN_BATCH } });
-      if (ids.length === 0) return { runs: found, next: null };
-      const docs = await Promise.all(ids.map((id) => this.redis.hGet(this.runKey(id), "doc")));
-      const gone: string[] = [];
-      for (const [i, id] of ids.entries()) {
-        const doc = docs[i];
-        if (!doc) {
-          gone.push(id);
-          continue;
-        }
-        const record = JSON.parse(doc) as RunRecord;
-        if (!matchesQuery(record, query)) continue;
-        if (found.length === query.limit) {
-          this.forget(gone);
-          return { runs: found, next: found[found.length - 1]!.id };
-        }
-        found.push(record);
-      }
-      this.forget(gone);
-      if (ids.length < SCAN_BATCH) return { runs: found, next: null };
-      upper = `(${ids[ids.length - 1]}`;
-    }
-  }
-
-  /** Removes ids whose run expired; best effort, in the background of a listing. */
-  private forget(ids: string[]): void {
-    if (ids.length > 0) this.redis.zRem(this.orderKey, ids).catch(() => undefined);
+    const page = await pageByIds<RunRecord>(this.redis, {
+      key: this.orderKey,
+      before: query.before,
+      limit: query.limit,
+      read: async (ids) => (await Promise.all(ids.map((id) => this.redis.hGet(this.runKey(id), "doc")))).map((doc) => (doc ? (JSON.parse(doc) as RunRecord) : undefined)),
+      matches: (record) => matchesQuery(record, query),
+    });
+    return { runs: page.items, next: page.next };
   }
 
   /** The one subscriber connection of this store, made on first use. */

@@ -10,6 +10,7 @@ import { followRun } from "./follow.js";
 import { isFinal, isRunId, type RunRecord } from "./run-record.js";
 import type { RunStore } from "./run-store.js";
 import type { BackgroundRunner } from "./runner.js";
+import { WEBHOOK_URL_FIELD, type RunWebhooks } from "./run-webhooks.js";
 import { CreatedSchema, DEFAULT_LIMIT, EventsQuery, LastEventId, ListQuery, ListSchema, MAX_LIMIT, RunBody, RunSchema } from "./schemas.js";
 
 /** How long `POST /runs/{id}/cancel` waits for a running run to stop before answering. */
@@ -21,7 +22,7 @@ export function publicRun(run: RunRecord): Omit<RunRecord, "owner_id"> & { objec
   return { ...rest, object: "run" };
 }
 
-export function registerRunRoutes(kernel: PluginApi, store: RunStore, runner: BackgroundRunner): void {
+export function registerRunRoutes(kernel: PluginApi, store: RunStore, runner: BackgroundRunner, webhooks: RunWebhooks): void {
   const tags = ["runs"];
 
   /** The run, if it exists and the caller may see it; else the 404. */
@@ -37,8 +38,9 @@ export function registerRunRoutes(kernel: PluginApi, store: RunStore, runner: Ba
     "/:name/runs",
     async (c) => {
       const pipeline = kernel.pipelineFor(c.params.name!, "runApi");
-      const input = await readInput(c, pipeline);
-      const run = await store.create({ pipeline: pipeline.name, kind: "rest", owner: ownerOf(c.state.principal), input });
+      const { input, webhookUrl } = await readInput(c, pipeline);
+      const metadata = webhookUrl === undefined ? undefined : { [WEBHOOK_URL_FIELD]: webhooks.check(webhookUrl) };
+      const run = await store.create({ pipeline: pipeline.name, kind: "rest", owner: ownerOf(c.state.principal), input, metadata });
       runner.start(run, pipeline, c.req.headers);
       c.send(202, { id: run.id, object: "run", status: run.status, pipeline: run.pipeline, created_at: run.created_at }, { location: `/runs/${run.id}` });
     },
@@ -47,7 +49,8 @@ export function registerRunRoutes(kernel: PluginApi, store: RunStore, runner: Ba
       docs: {
         operationId: "create_run",
         summary: "Start a background run of a pipeline (answers 202 at once)",
-        description: "Takes the same JSON body as POST /{name}/run. Follow the run with GET /runs/{id} or GET /runs/{id}/events.",
+        description:
+          "Takes the same JSON body as POST /{name}/run, plus an optional `webhook_url`: once the run is final, a signed POST (Standard Webhooks headers) is sent to it. Follow the run with GET /runs/{id} or GET /runs/{id}/events.",
         tags,
         body: RunBody,
         response: CreatedSchema,
@@ -141,15 +144,20 @@ function ownerOf(principal: Principal | undefined): { id: string; name: string }
   return principal ? { id: principal.id, name: principal.name } : undefined;
 }
 
-/** The JSON body, validated by the pipeline's input schema as for `/run`; uploads cannot be stored for a background run. */
-async function readInput(c: RequestContext, pipeline: DeployedPipeline): Promise<Record<string, unknown>> {
+/**
+ * The JSON body, validated by the pipeline's input schema as for `/run` (without `webhook_url`,
+ * which is the run's, not the pipeline's); uploads cannot be stored for a background run.
+ */
+async function readInput(c: RequestContext, pipeline: DeployedPipeline): Promise<{ input: Record<string, unknown>; webhookUrl?: unknown }> {
   if (pipeline.requiresFiles && !pipeline.filesAsJson) {
     throw new HttpError(415, `The pipeline '${pipeline.name}' takes file uploads (multipart): background runs take a JSON body only; use POST /${pipeline.name}/run`);
   }
   const body = (await c.json()) ?? {};
   if (typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "Invalid request body: expected a JSON object");
+  const { [WEBHOOK_URL_FIELD]: webhookUrl, ...rest } = body as Record<string, unknown>;
   const schema = pipeline.inputSchema as Parameters<typeof parseOr400>[0] | undefined;
-  return schema ? (parseOr400(schema, body) as Record<string, unknown>) : (body as Record<string, unknown>);
+  const input = schema ? (parseOr400(schema, rest) as Record<string, unknown>) : rest;
+  return WEBHOOK_URL_FIELD in body ? { input, webhookUrl } : { input };
 }
 
 /** The run once final, or as it is after `ms`. */

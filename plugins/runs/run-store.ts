@@ -54,6 +54,11 @@ export interface RunStore {
   /** Gives up the lease (the run is final, or handed back). */
   release(id: string): Promise<void>;
   delete(id: string): Promise<boolean>;
+  /**
+   * Calls `listener` with each run this process makes final (by `finish`, `cancel` or an expired
+   * lease): exactly one process sees each run end, the one to act on it (a completion webhook).
+   */
+  onFinal?(listener: (run: RunRecord) => void): () => void;
   /** Why the store cannot be used now, or undefined (for readiness). */
   readonly unavailable?: string;
   close(): Promise<void>;
@@ -83,6 +88,7 @@ interface Holding {
 export abstract class BaseRunStore implements RunStore {
   abstract readonly kind: string;
   private readonly holdings = new Map<string, Holding>();
+  private readonly finalListeners = new Set<(run: RunRecord) => void>();
   private timer?: NodeJS.Timeout;
   private ticking = false;
 
@@ -117,7 +123,13 @@ export abstract class BaseRunStore implements RunStore {
     const change = await this.change(id, (run) =>
       isFinal(run.status) ? undefined : { ...run, status, ended_at: ended, result: outcome.result ?? null, error: outcome.error ?? null },
     );
-    if (change?.changed) await this.append(id, finalEventType(status), { status, result: outcome.result ?? null, error: outcome.error ?? null });
+    if (change?.changed) {
+      try {
+        await this.append(id, finalEventType(status), { status, result: outcome.result ?? null, error: outcome.error ?? null });
+      } finally {
+        this.ended(change.record);
+      }
+    }
     return change;
   }
 
@@ -130,9 +142,19 @@ export abstract class BaseRunStore implements RunStore {
       return { ...run, cancel_requested: true };
     });
     if (!change?.changed) return change;
-    if (change.record.status === "cancelled") await this.append(id, finalEventType("cancelled"), { status: "cancelled", result: null, error: change.record.error });
-    else await this.publishCancel(id);
+    if (change.record.status === "cancelled") {
+      try {
+        await this.append(id, finalEventType("cancelled"), { status: "cancelled", result: null, error: change.record.error });
+      } finally {
+        this.ended(change.record);
+      }
+    } else await this.publishCancel(id);
     return change;
+  }
+
+  onFinal(listener: (run: RunRecord) => void): () => void {
+    this.finalListeners.add(listener);
+    return () => this.finalListeners.delete(listener);
   }
 
   async hold(id: string, onCancel: () => void): Promise<void> {
@@ -192,6 +214,16 @@ export abstract class BaseRunStore implements RunStore {
       this.options.logger?.warn(`Run store: lease renewal failed: ${(error as Error).message}`);
     } finally {
       this.ticking = false;
+    }
+  }
+
+  private ended(run: RunRecord): void {
+    for (const listener of this.finalListeners) {
+      try {
+        listener(run);
+      } catch (error) {
+        this.options.logger?.warn(`Run store: a listener of run ${run.id}'s end failed: ${(error as Error).message}`);
+      }
     }
   }
 

@@ -25,8 +25,8 @@ export const EventsQuery = v.object({
 export const LastEventId = v.pipe(v.string(), v.trim(), v.regex(/^\d{1,15}$/, "must be an event number from this stream"), v.transform(Number));
 
 export const RunBody = v.pipe(
-  v.record(v.string(), v.unknown()),
-  v.description("The same JSON body as `POST /{name}/run` takes for this pipeline."),
+  v.objectWithRest({ webhook_url: v.optional(v.pipe(v.string(), v.url(), v.description("Called (signed POST) once the run is final; must be in SERVICE_WEBHOOK_ALLOWED_URLS"))) }, v.unknown()),
+  v.description("The same JSON body as `POST /{name}/run` takes for this pipeline, plus an optional `webhook_url`."),
 );
 
 const RunErrorSchema = v.object({ message: v.string(), code: v.string() });

@@ -3,7 +3,8 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mergeSettings, SETTINGS_END, SETTINGS_START, withSettingsTable } from "svc/plugin";
+import { mergeSettings, withSettingsTable } from "svc/plugin";
+import { SETTINGS_END, SETTINGS_START } from "svc/internal";
 import { knownSettingTables, SETTINGS_DOC_FILE } from "../../cli/cli-settings.js";
 import { repoRoot, runSvc, startSvc } from "../helpers/cli.js";
 

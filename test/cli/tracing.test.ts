@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readDashboardToken } from "svc/plugin";
+import { readDashboardToken } from "svc/internal";
 import { repoRoot, startSvc, type RunningSvc } from "../helpers/cli.js";
 import { rawRequest } from "../helpers/http.js";
 

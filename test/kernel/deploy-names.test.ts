@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readdirSync } from "node:fs";
-import { checkPipelineName, checkRelativePath } from "svc/plugin";
+import { checkPipelineName, checkRelativePath } from "svc/internal";
 import { withPipelineKernel, wrapper } from "../helpers/pipelines.js";
 
 test("names that cannot survive a restart or a copy to Windows are refused; others pass", () => {

@@ -2,7 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createKernel, definePlugin, HttpError, Logger, yamlStaging, type DeployStaging, type Kernel, type KernelOptions } from "svc/plugin";
+import { createKernel, definePlugin, HttpError, Logger, yamlStaging, type Kernel, type KernelOptions } from "svc/plugin";
+import { type DeployStaging } from "svc/internal";
 import { tempDir } from "../helpers/pipelines.js";
 
 const quiet = new Logger("ERROR", () => undefined);

@@ -2,16 +2,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  createContainer,
-  createKernel,
-  definePlugin,
-  deny,
-  allow,
-  requestState,
-  TRACE_ACCESS,
-  type AccessPolicy,
-} from "svc/plugin";
+import { createContainer } from "svc/internal";
+import { createKernel, definePlugin, deny, allow, requestState, TRACE_ACCESS, type AccessPolicy } from "svc/plugin";
 import { captureLogger } from "../helpers/kernel.js";
 
 // A plugin standing in for the tracing plugin: an operator-only route.

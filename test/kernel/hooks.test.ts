@@ -1,22 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  createContainer,
-  DROP,
-  HttpError,
-  InvocationStream,
-  KernelError,
-  KernelHooks,
-  NOOP_TRACER,
-  TRACE_ACCESS,
-  accessToken,
-  allow,
-  deny,
-  type RunCall,
-  type Span,
-  type Tags,
-  type Tracer,
-} from "svc/plugin";
+import { DROP, HttpError, KernelError, NOOP_TRACER, TRACE_ACCESS, accessToken, allow, deny, type RunCall, type Span, type Tags, type Tracer } from "svc/plugin";
+import { createContainer, InvocationStream, KernelHooks } from "svc/internal";
 import { defaultPolicies } from "../../kernel/hooks/auth-hook.js";
 
 function makeHooks() {

@@ -192,7 +192,7 @@ test("a route with a scope is authorized through the auth hook", () =>
     const res = await fetch(`${url}/operator`);
     assert.is(res.status, 401);
     assert.equal(await res.json(), {
-      error: { message: "Operator access is required: send Authorization: Bearer <token> (SERVICE_TRACING_TOKEN, or the local operator credential).", type: "authentication_error", code: 401 },
+      error: { message: "Operator access is required: send Authorization: Bearer <token> (SERVICE_OPERATOR_TOKEN, or the local operator credential).", type: "authentication_error", code: 401 },
     });
   }));
 

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ABORTED, HttpError, StreamedRun, TIMED_OUT, createKernel, definePlugin, sse, type Kernel, type KernelPlugin, type RunCall, type Span, type StreamInfo } from "svc/plugin";
+import { ABORTED, HttpError, StreamedRun, TIMED_OUT, createKernel, definePlugin, type Kernel, type KernelPlugin, type RunCall, type Span, type StreamInfo } from "svc/plugin";
+import { sse } from "svc";
 
 /** A kernel serving `wrapper` as pipeline `p` (registered directly: no files, no deploy). */
 async function kernelWith(wrapper: object, plugins: KernelPlugin[] = []): Promise<Kernel> {

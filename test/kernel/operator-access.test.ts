@@ -6,21 +6,8 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mkdtempSync } from "node:fs";
-import {
-  InsecureCredentialError,
-  TRACE_ACCESS,
-  allow,
-  createContainer,
-  dashboardTokenPath,
-  definePlugin,
-  deny,
-  ensureDashboardToken,
-  readDashboardToken,
-  requestState,
-  tokensEqual,
-  type AccessPolicy,
-  type KernelOptions,
-} from "svc/plugin";
+import { InsecureCredentialError, createContainer, dashboardTokenPath, ensureDashboardToken, readDashboardToken } from "svc/internal";
+import { TRACE_ACCESS, allow, definePlugin, deny, requestState, tokensEqual, type AccessPolicy, type KernelOptions } from "svc/plugin";
 import { startKernel, type TestKernel } from "../helpers/kernel.js";
 
 const fresh = () => mkdtempSync(join(tmpdir(), "svc-operator-"));
@@ -155,38 +142,38 @@ test("loopback bind: the credential file is made at boot; its bearer token is ac
     assert.is((await get(k.url, { authorization: `bearer ${token}` })).status, 200, "the scheme is case-insensitive");
   }));
 
-test("loopback bind with SERVICE_TRACING_TOKEN: both the explicit token and the local credential work", () =>
+test("loopback bind with SERVICE_OPERATOR_TOKEN: both the explicit token and the local credential work", () =>
   withOperatorKernel(
     async (k, cache) => {
       const token = (await readDashboardToken(join(cache, "svc", "dashboard-token")))!;
       assert.is((await get(k.url, { authorization: "Bearer explicit-token" })).status, 200);
       assert.is((await get(k.url, { authorization: `Bearer ${token}` })).status, 200);
     },
-    { settings: { tracingToken: "explicit-token" } },
+    { settings: { operatorToken: "explicit-token" } },
   ));
 
-test("remote bind without SERVICE_TRACING_TOKEN: every request refused, and the log says why; no file is made", () =>
+test("remote bind without SERVICE_OPERATOR_TOKEN: every request refused, and the log says why; no file is made", () =>
   withOperatorKernel(
     async (k, cache) => {
       const res = await get(k.url, { authorization: "Bearer anything" });
       assert.is(res.status, 403);
       const message: string = ((await res.json()) as any).error.message;
       assert.match(message, /not a loopback host/);
-      assert.match(message, /SERVICE_TRACING_TOKEN/);
-      assert.ok(k.logs.some((l) => l.includes("WARNING") && l.includes("refuse every request") && l.includes("SERVICE_TRACING_TOKEN")), k.logs.join("\n"));
+      assert.match(message, /SERVICE_OPERATOR_TOKEN/);
+      assert.ok(k.logs.some((l) => l.includes("WARNING") && l.includes("refuse every request") && l.includes("SERVICE_OPERATOR_TOKEN")), k.logs.join("\n"));
       assert.not.ok(existsSync(join(cache, "svc")));
     },
     { settings: { host: "0.0.0.0" } },
   ));
 
-test("remote bind with SERVICE_TRACING_TOKEN: the token is required", () =>
+test("remote bind with SERVICE_OPERATOR_TOKEN: the token is required", () =>
   withOperatorKernel(
     async (k) => {
       assert.is((await get(k.url)).status, 401);
       assert.is((await get(k.url, { authorization: "Bearer wrong" })).status, 403);
       assert.is((await get(k.url, { authorization: "Bearer remote-secret" })).status, 200);
     },
-    { settings: { host: "0.0.0.0", tracingToken: "remote-secret" } },
+    { settings: { host: "0.0.0.0", operatorToken: "remote-secret" } },
   ));
 
 test("an insecure credential file is not used: requests are refused and the log says why", async () => {

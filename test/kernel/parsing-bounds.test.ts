@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { checkYamlEntries, parseYamlText } from "svc/plugin";
+import { checkYamlEntries } from "svc/internal";
+import { parseYamlText } from "svc/plugin";
 import enginePlugin from "../../plugins/engine/index.js";
 import { openaiPlugin } from "../../plugins/openai/index.js";
 import { withPipelineKernel, type PipelineKernel } from "../helpers/pipelines.js";

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createContainer, createKernel, definePlugin, KernelError, providerOf, token, type KernelOptions, type KernelPlugin } from "svc/plugin";
+import { createKernel, definePlugin, KernelError, token, type KernelOptions, type KernelPlugin } from "svc/plugin";
+import { createContainer, providerOf } from "svc/internal";
 import { captureLogger } from "../helpers/kernel.js";
 
 // Each plugin sets up over its own child container and declares the tokens it provides, needs and

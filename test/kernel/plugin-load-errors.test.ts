@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadPlugins } from "svc/plugin";
+import { loadPlugins } from "svc/internal";
 import { rejects } from "../helpers/rejects.js";
 import { tempDir } from "../helpers/pipelines.js";
 

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { createContainer, createKernel, definePlugin, KernelError, loadPlugins, token, type KernelOptions, type KernelPlugin } from "svc/plugin";
+import { createContainer, loadPlugins } from "svc/internal";
+import { createKernel, definePlugin, KernelError, token, type KernelOptions, type KernelPlugin } from "svc/plugin";
 import { captureLogger } from "../helpers/kernel.js";
 import { repoRoot } from "../helpers/cli.js";
 

@@ -3,14 +3,15 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KernelError, kernelSettings, loadSettings as loadFields, readConfigFile, readDotEnv, type SettingSources } from "svc/plugin";
+import { KernelError } from "svc/plugin";
+import { kernelSettings, loadSettings as loadFields, operatorAccessSettings, readConfigFile, readDotEnv, type SettingSources } from "svc/internal";
 import { cliSettings } from "../../cli/cli-settings.js";
 import { mcpSettings } from "../../plugins/mcp/settings.js";
 import { monitoringSettings } from "../../plugins/monitoring/settings.js";
 import { tracingSettings } from "../../plugins/tracing/settings.js";
 
 /** The kernel's settings and some plugins', read as one table (as the kernel does at boot). */
-const settingFields = { ...kernelSettings, ...cliSettings, ...mcpSettings, ...tracingSettings, ...monitoringSettings };
+const settingFields = { ...kernelSettings, ...operatorAccessSettings, ...cliSettings, ...mcpSettings, ...tracingSettings, ...monitoringSettings };
 const loadSettings = (sources: SettingSources = {}) => loadFields(sources, settingFields);
 
 const tmp = () => mkdtempSync(join(tmpdir(), "svc-settings-"));
@@ -36,7 +37,6 @@ test("defaults cover every variable of the spec", () => {
   assert.is(s.showTracebacks, false);
   assert.is(s.tracingEnabled, true);
   assert.is(s.monitoringEnabled, true);
-  assert.is(s.tracingToken, undefined);
   assert.is(s.tracingBufferCapacity, 200);
   assert.is(s.tracingDefaultLimit, 25);
   assert.is(s.tracingMaxLimit, 100);
@@ -45,6 +45,7 @@ test("defaults cover every variable of the spec", () => {
   assert.is(s.tracingIncludePayloadValues, false);
   assert.equal(s.tracingExcludedSpans, []);
   assert.is(s.dashboardToken, undefined);
+  assert.is(s.operatorToken, undefined);
   assert.is(s.maxBodyBytes, 4 * 1024 * 1024);
   assert.equal(s.corsAllowOrigins, []);
   assert.is(s.gracefulShutdownTimeout, 5);
@@ -53,7 +54,7 @@ test("defaults cover every variable of the spec", () => {
   const envNames = Object.values(settingFields).map((f) => f.env);
   for (const name of [
     "SERVICE_HOST", "SERVICE_PORT", "SERVICE_MCP_PORT", "SERVICE_PIPELINES_DIR", "SERVICE_ADDITIONAL_MODULE_PATH", "LOG",
-    "SERVICE_SHOW_TRACEBACKS", "SERVICE_TRACING_ENABLED", "SERVICE_MONITORING_ENABLED", "SERVICE_TRACING_TOKEN",
+    "SERVICE_SHOW_TRACEBACKS", "SERVICE_TRACING_ENABLED", "SERVICE_MONITORING_ENABLED", "SERVICE_OPERATOR_TOKEN",
     "SERVICE_TRACING_BUFFER_CAPACITY", "SERVICE_TRACING_DEFAULT_LIMIT", "SERVICE_TRACING_MAX_LIMIT",
     "SERVICE_TRACING_SLOW_COMPONENT_MS", "SERVICE_TRACING_INCLUDE_FRAMEWORK_SPANS", "SERVICE_TRACING_INCLUDE_PAYLOAD_VALUES",
     "SERVICE_TRACING_EXCLUDED_SPANS", "SERVICE_DASHBOARD_TOKEN", "SERVICE_MAX_BODY_BYTES", "SERVICE_CORS_ALLOW_ORIGINS",
@@ -96,8 +97,10 @@ test("values are parsed from text: booleans, lists, numbers, aliases, paths", ()
   assert.is(s.additionalModulePath, "/shared");
   assert.is(s.rootPath, "/svc");
   assert.is(s.logLevel, "DEBUG");
-  assert.is(s.tracingToken, undefined);
   assert.is(loadSettings({ env: { SERVICE_ROOT_PATH: "/" } }).rootPath, "");
+  // The operator token's name before it guarded more than traces; the new name wins over it.
+  assert.is(loadSettings({ env: { SERVICE_TRACING_TOKEN: "old" } }).operatorToken, "old");
+  assert.is(loadSettings({ env: { SERVICE_TRACING_TOKEN: "old", SERVICE_OPERATOR_TOKEN: "new" } }).operatorToken, "new");
   assert.is(loadSettings({ env: { SERVICE_ADDITIONAL_PYTHON_PATH: "/old", SERVICE_ADDITIONAL_MODULE_PATH: "/new" } }).additionalModulePath, "/new");
 });
 

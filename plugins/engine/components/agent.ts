@@ -4,6 +4,8 @@
  * answered without tool calls or when an exit-condition tool ran cleanly, and otherwise runs the
  * tools and appends their results. Everything streams through the one callback, so a consumer
  * sees text and tool-call deltas, then tool results, then a `tool_call_results` marker (§4.4).
+ * As Haystack 3 it reports `step_count`, `token_usage`, `tool_call_counts` and `exit_reason`, and
+ * renders `system_prompt` / `user_prompt` templates whose variables are inputs.
  */
 import * as v from "valibot";
 import { messageOf, type Span } from "svc/plugin";
@@ -12,21 +14,26 @@ import { ChatMessage } from "../dataclasses/chat-message.js";
 import type { StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { PipelineRuntimeError } from "../pipeline/errors.js";
 import { Tool } from "../tool.js";
+import { flattenTools, isToolsType, spawnTools, Toolset, warmUpTools, type ToolsType } from "../toolset.js";
 import { State, stateSocketSchema, validateStateSchema, withMessages, type StateSchema } from "./agent-state.js";
+import { checkExitConditions, EXIT_REASON_MAX_STEPS, EXIT_REASON_TEXT, INTERNAL_KEYS, isTextExit, promptBuilder, recordLlmUsage, recordToolCalls, renderPrompt, RUN_METADATA_KEYS, validatePromptMessageBlocks } from "./agent-run.js";
+import type { ChatPromptBuilder } from "./chat-prompt-builder.js";
 import { ToolInvoker, checkDuplicateTools, runToolCalls } from "./tool-invoker.js";
 
 const agentInitSchema = v.object({
   chat_generator: v.custom<Component>(isComponent, "chat_generator must be a component instance (YAML: a nested {type, init_parameters})"),
-  tools: v.nullish(v.array(v.instance(Tool)), []),
+  tools: v.nullish(v.custom<ToolsType>(isToolsType, "tools must be a list of Tool and/or Toolset objects, or a Toolset."), []),
   system_prompt: v.nullish(v.string()),
+  user_prompt: v.nullish(v.string()),
+  required_variables: v.optional(v.nullable(v.union([v.literal("*"), v.array(v.string())])), "*"),
   exit_conditions: v.nullish(v.array(v.string()), ["text"]),
   state_schema: v.nullish(v.record(v.string(), v.object({ type: v.string() })), {}),
   max_agent_steps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 100),
   streaming_callback: v.nullish(v.function()),
   raise_on_tool_invocation_failure: v.optional(v.boolean(), false),
   /** Newer Haystack's names for the tool invoker's `max_workers` and streaming passthrough. */
-  tool_concurrency_limit: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(1))),
-  tool_streaming_callback_passthrough: v.nullish(v.boolean()),
+  tool_concurrency_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, "tool_concurrency_limit must be greater than or equal to 1.")), 4),
+  tool_streaming_callback_passthrough: v.optional(v.boolean(), false),
   tool_invoker_kwargs: v.nullish(
     v.object({
       max_workers: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
@@ -35,8 +42,6 @@ const agentInitSchema = v.object({
     }),
   ),
   // Haystack parameters svc does not implement: known names, refused below when set (UNSUPPORTED).
-  user_prompt: v.optional(v.unknown()),
-  required_variables: v.optional(v.unknown()),
   confirmation_strategies: v.optional(v.unknown()),
   hooks: v.optional(v.unknown()),
 });
@@ -44,65 +49,111 @@ const agentInitSchema = v.object({
 export type AgentParams = v.InferOutput<typeof agentInitSchema>;
 
 /** Haystack parameters not implemented yet: an error beats silently ignoring them. */
-const UNSUPPORTED = ["user_prompt", "required_variables", "confirmation_strategies", "hooks"];
+const UNSUPPORTED = ["confirmation_strategies", "hooks"];
 /** Run inputs a state key would shadow. */
 const RESERVED_INPUTS = ["streaming_callback", "generation_kwargs", "system_prompt", "tools", "last_message"];
+/** The run's own inputs: a prompt variable may not take these names. */
+const RUN_PARAMS = ["messages", "streaming_callback", "generation_kwargs", "tools", "hook_context", "system_prompt"];
 
 export interface AgentInputs {
   messages: ChatMessage[];
   streaming_callback?: unknown;
   generation_kwargs?: Record<string, unknown> | null;
+  /** svc's (and Haystack 2's) run-time system prompt: used as is, replacing the init one. */
   system_prompt?: string | null;
-  /** Tool objects, or names picking a subset of the init tools. */
-  tools?: (Tool | string)[] | null;
-  [stateKey: string]: unknown;
+  /** Tools and Toolsets, or names picking a subset of the init tools. */
+  tools?: ToolsType | string[] | null;
+  [stateKeyOrPromptVariable: string]: unknown;
 }
 
 export class Agent extends Component<AgentParams> {
   static override readonly type = "haystack.components.agents.agent.Agent";
   static override readonly aliases = ["Agent"];
   static override readonly initSchema = agentInitSchema;
+  /** The YAML loader keeps Toolsets as Toolsets for this component. */
+  static readonly acceptsToolsets = true;
 
-  /** The user's schema plus `messages`. */
+  /** The user's schema plus `messages` and the run metadata keys (Haystack's `resolved_state_schema`). */
   readonly stateSchema: StateSchema;
+  private readonly systemBuilder?: ChatPromptBuilder;
+  private readonly userBuilder?: ChatPromptBuilder;
+  /** Prompt variables, each with whether it must be given. */
+  private readonly promptVariables = new Map<string, boolean>();
   private warming?: Promise<void>;
 
   constructor(init: unknown = {}) {
     super(init);
     const p = this.initParameters;
-    // Without a user_prompt, required_variables (Haystack writes '*') has nothing to require.
-    const given = UNSUPPORTED.filter((k) => !isEmpty(this.rawInit[k]) && !(k === "required_variables" && isEmpty(this.rawInit.user_prompt)));
+    const given = UNSUPPORTED.filter((k) => !isEmpty(this.rawInit[k]));
     if (given.length) throw new Error(`Agent: ${given.join(", ")} ${given.length > 1 ? "are" : "is"} not supported yet.`);
-    checkDuplicateTools(p.tools);
-    if (p.tools.length && !("tools" in p.chat_generator.inputSockets)) throw new Error(`${p.chat_generator.type} does not accept tools parameter in its run method.`);
-    const valid = ["text", ...p.tools.map((t) => t.name)];
-    const invalid = p.exit_conditions.filter((c) => !valid.includes(c));
-    if (invalid.length) {
-      throw new Error(
-        `Invalid exit conditions provided: ${invalid.join(", ")}. Valid exit conditions must be a subset of ${valid.join(", ")}. Ensure that each exit condition corresponds to either 'text' or a valid tool name.`,
-      );
+    const tools = flattenTools(p.tools);
+    checkDuplicateTools(tools);
+    if (tools.length && !this.generatorTakesTools) throw new Error(`${p.chat_generator.type} does not accept tools parameter in its run method.`);
+    // Exit conditions are not checked against tool names (Haystack 3): tools may come at run time or from a lazy Toolset.
+    const reserved = [...Object.keys(RUN_METADATA_KEYS), ...INTERNAL_KEYS].sort();
+    const reservedUsed = Object.keys(p.state_schema).filter((k) => reserved.includes(k)).sort();
+    if (reservedUsed.length) {
+      throw new Error(`state_schema keys ${pyList(reservedUsed)} are reserved for Agent internal state and cannot be redefined. Reserved keys: ${pyList(reserved)}.`);
     }
     const shadowing = Object.keys(p.state_schema).filter((k) => RESERVED_INPUTS.includes(k));
     if (shadowing.length) throw new Error(`Agent: state_schema keys ${shadowing.join(", ")} clash with the Agent's own inputs or outputs.`);
     validateStateSchema(p.state_schema);
-    this.stateSchema = withMessages(p.state_schema);
+    this.stateSchema = { ...withMessages(p.state_schema), ...RUN_METADATA_KEYS };
     // A tool reading or writing a key the state does not have would only fail mid-run.
-    for (const t of p.tools) {
+    for (const t of tools) {
       for (const key of [...Object.keys(t.inputs_from_state ?? {}), ...Object.keys(t.outputs_to_state ?? {})]) {
         if (!(key in this.stateSchema)) throw new Error(`Agent: tool '${t.name}' uses state key '${key}', which is not in state_schema.`);
       }
     }
+    validatePromptMessageBlocks(p.user_prompt, p.system_prompt);
+    if (p.system_prompt != null) this.systemBuilder = promptBuilder(p.system_prompt, "system", p.required_variables);
+    if (p.user_prompt != null) this.userBuilder = promptBuilder(p.user_prompt, "user", p.required_variables);
+    this.registerPromptVariables();
+  }
+
+  /** Haystack's `_register_prompt_variables`: each template variable becomes an input. */
+  private registerPromptVariables(): void {
+    const required = this.initParameters.required_variables;
+    const builders = [
+      [this.systemBuilder, "system_prompt"],
+      [this.userBuilder, "user_prompt"],
+    ] as const;
+    if (Array.isArray(required) && !builders.some(([b]) => b?.variables.length)) {
+      console.warn("The parameter required_variables is provided but neither user_prompt nor system_prompt contains template variables. Either provide a prompt with Jinja2 template variables or remove required_variables, it has otherwise no effect.");
+    }
+    const sources = new Map<string, string[]>();
+    for (const [builder, label] of builders) for (const name of builder?.variables ?? []) sources.set(name, [...(sources.get(name) ?? []), label]);
+    for (const [name, labels] of sources) {
+      const from = labels.join(" and ");
+      if (name in this.stateSchema) throw new Error(`Variable '${name}' from ${from} is already defined in the state schema. Please rename the variable or remove it from the prompt to avoid conflicts.`);
+      if (RUN_PARAMS.includes(name)) throw new Error(`Variable '${name}' from ${from} conflicts with input names in the run method. Please rename the variable or remove it from the prompt to avoid conflicts.`);
+      this.promptVariables.set(name, required === "*" || (Array.isArray(required) && required.includes(name)));
+    }
+  }
+
+  private get generatorTakesTools(): boolean {
+    return "tools" in this.initParameters.chat_generator.inputSockets;
+  }
+
+  /** The init tools as given: a Toolset, or a list of Tools and Toolsets (Haystack's `agent.tools`). */
+  get tools(): ToolsType {
+    return this.initParameters.tools;
+  }
+
+  get exitConditions(): string[] {
+    return this.initParameters.exit_conditions;
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
-    const state = Object.entries(this.stateSchema).filter(([k]) => k !== "messages");
+    const state = Object.entries(this.stateSchema).filter(([k]) => k !== "messages" && !(k in RUN_METADATA_KEYS));
     return {
       messages: socket(v.array(v.instance(ChatMessage))),
       streaming_callback: socket(v.nullable(v.function()), { default: null }),
       generation_kwargs: socket(v.nullable(v.record(v.string(), v.unknown())), { default: null }),
       system_prompt: socket(v.nullable(v.string()), { default: null }),
-      tools: socket(v.nullable(v.array(v.union([v.string(), v.instance(Tool)]))), { default: null }),
+      tools: socket(v.nullable(v.union([v.array(v.union([v.string(), v.instance(Tool), v.instance(Toolset)])), v.instance(Toolset)])), { default: null }),
       ...Object.fromEntries(state.map(([k, f]) => [k, socket(stateSocketSchema(f.type), { default: null })])),
+      ...Object.fromEntries([...this.promptVariables].map(([name, required]) => [name, required ? socket(v.any()) : socket(v.any(), { default: null })])),
     };
   }
 
@@ -115,8 +166,9 @@ export class Agent extends Component<AgentParams> {
     };
   }
 
-  /** Warms the chat generator once; concurrent callers share the one warm-up. */
-  warmUp(): Promise<void> {
+  /** Warms the tools (every call: toolsets load lazily and must be idempotent) and the chat generator once. */
+  async warmUp(): Promise<void> {
+    await warmUpTools(this.initParameters.tools);
     this.warming ??= Promise.resolve(this.initParameters.chat_generator.warmUp?.()).catch((error: unknown) => {
       this.warming = undefined; // a failed warm-up may be retried
       throw error;
@@ -124,21 +176,40 @@ export class Agent extends Component<AgentParams> {
     return this.warming;
   }
 
+  /** Releases the chat generator's resources. */
+  async close(): Promise<void> {
+    await (this.initParameters.chat_generator as { close?: () => unknown }).close?.();
+  }
+
+  /** A new Agent configured like this one, with the given init parameters replaced. */
+  clone(overrides: Partial<Record<keyof AgentParams, unknown>> = {}): Agent {
+    return new Agent({ ...this.rawInit, ...overrides });
+  }
+
   async run(inputs: AgentInputs, ctx: ComponentContext): Promise<Record<string, unknown>> {
     const p = this.initParameters;
-    const tools = this.selectTools(inputs.tools);
     const callback = selectStreamingCallback(p.streaming_callback, inputs.streaming_callback);
-    const systemPrompt = inputs.system_prompt ?? p.system_prompt;
-    const stateInputs = Object.fromEntries(Object.entries(inputs).filter(([k]) => k !== "messages"));
+    let messages = [...(inputs.messages ?? [])];
+    if (this.userBuilder) messages = [...messages, ...renderPrompt(this.userBuilder, "user", "user_prompt", inputs)];
+    if (inputs.system_prompt) messages = [ChatMessage.fromSystem(inputs.system_prompt), ...messages];
+    else if (this.systemBuilder) messages = [...renderPrompt(this.systemBuilder, "system", "system_prompt", inputs), ...messages];
+    if (messages.every((m) => m.role === "system")) warn(ctx, "All messages provided to the Agent component are system messages. This is not recommended.");
+
+    const selected = await this.selectTools(inputs.tools);
+    const stateInputs = Object.fromEntries(Object.entries(inputs).filter(([k]) => k in this.stateSchema && k !== "messages" && !(k in RUN_METADATA_KEYS)));
     const state = new State(this.stateSchema, stateInputs);
-    state.set("messages", [...(systemPrompt ? [ChatMessage.fromSystem(systemPrompt)] : []), ...(inputs.messages ?? [])]);
+    state.set("messages", messages);
+    state.set("step_count", 0);
+    state.set("token_usage", {});
+    state.set("tool_call_counts", Object.fromEntries(flattenTools(selected).map((t) => [t.name, 0])));
+    state.set("exit_reason", null);
 
     const contentTracing = process.env.HAYSTACK_CONTENT_TRACING_ENABLED === "true";
     const span = ctx.tracer.startSpan(
       "haystack.agent.run",
       {
         "haystack.agent.max_steps": p.max_agent_steps,
-        "haystack.agent.tools": tools.map((t) => t.name),
+        "haystack.agent.tools": flattenTools(selected).map((t) => t.name),
         "haystack.agent.exit_conditions": p.exit_conditions,
         "haystack.agent.state_schema": state.schemaDict(),
         ...(contentTracing ? { "haystack.agent.input": { messages: state.messages.map((m) => m.toDict()) } } : {}),
@@ -151,13 +222,13 @@ export class Agent extends Component<AgentParams> {
       let exited = false;
       while (!exited && steps < p.max_agent_steps) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
+        exited = await this.step(steps, state, selected, callback, inputs.generation_kwargs ?? null, ctx, span);
         steps++;
-        exited = await this.step(steps, state, tools, callback, inputs.generation_kwargs ?? null, ctx, span);
+        state.set("step_count", steps);
       }
       if (!exited) {
-        const message = `Agent reached maximum agent steps of ${p.max_agent_steps}, stopping.`;
-        if (ctx.log) ctx.log.warn(message, { component: ctx.name });
-        else console.warn(message);
+        warn(ctx, `Agent reached maximum agent steps of ${p.max_agent_steps}, stopping.`);
+        state.set("exit_reason", EXIT_REASON_MAX_STEPS);
       }
       span.setTag("haystack.agent.steps_taken", steps);
       if (contentTracing) span.setTag("haystack.agent.output", { messages: state.messages.map((m) => m.toDict()) });
@@ -171,29 +242,35 @@ export class Agent extends Component<AgentParams> {
     return { ...state.data, ...(last ? { last_message: last } : {}) };
   }
 
-  /** One LLM turn and, if it called tools, one tool batch. True when the agent is done. */
-  private async step(n: number, state: State, tools: Tool[], callback: StreamingCallback | undefined, generationKwargs: Record<string, unknown> | null, ctx: ComponentContext, parent: Span): Promise<boolean> {
+  /** One LLM turn and, if it called tools, one tool batch. True when the agent is done (`exit_reason` set). */
+  private async step(index: number, state: State, selected: ToolsType, callback: StreamingCallback | undefined, generationKwargs: Record<string, unknown> | null, ctx: ComponentContext, parent: Span): Promise<boolean> {
     const p = this.initParameters;
-    const span = ctx.tracer.startSpan("haystack.agent.step", { "haystack.agent.step": n }, parent);
+    const span = ctx.tracer.startSpan("haystack.agent.step", { "haystack.agent.step": index }, parent);
     let stage = "chat_generator";
     try {
+      // Flattened anew each step: a dynamic toolset may have changed its tools.
+      const tools = flattenTools(selected);
+      checkDuplicateTools(tools);
       const replies = await this.callGenerator(state.messages, tools, callback, generationKwargs, ctx, span);
       state.set("messages", replies);
-      // Nothing to run: the LLM answered (Haystack exits whenever no reply calls a tool).
-      if (tools.length === 0 || !replies.some((r) => r.toolCalls.length > 0)) {
-        span.setTag("haystack.agent.exit", "text").end();
+      recordLlmUsage(state, replies);
+      if (tools.length === 0 || isTextExit(replies)) {
+        state.set("exit_reason", EXIT_REASON_TEXT);
+        span.setTag("haystack.agent.exit", EXIT_REASON_TEXT).end();
         return true;
       }
       stage = "tool_invoker";
+      // As Haystack: the calls of the last reply run (an empty reply runs nothing and the loop goes on).
+      const pending = replies.at(-1)?.toolCalls.length ? [replies.at(-1)!] : [];
       const kwargs = p.tool_invoker_kwargs ?? {};
       const toolMessages = await runToolCalls({
-        messages: replies,
+        messages: pending,
         tools,
         state,
         raiseOnFailure: p.raise_on_tool_invocation_failure,
-        maxWorkers: kwargs.max_workers ?? p.tool_concurrency_limit ?? undefined,
+        maxWorkers: kwargs.max_workers ?? p.tool_concurrency_limit,
         convertResultToJsonString: kwargs.convert_result_to_json_string,
-        passthrough: kwargs.enable_streaming_callback_passthrough ?? p.tool_streaming_callback_passthrough ?? undefined,
+        passthrough: kwargs.enable_streaming_callback_passthrough ?? p.tool_streaming_callback_passthrough,
         callback,
         componentInfo: { type: ToolInvoker.type, name: `${ctx.name}.tool_invoker` },
         signal: ctx.signal,
@@ -201,17 +278,21 @@ export class Agent extends Component<AgentParams> {
         parentSpan: span,
       });
       state.set("messages", toolMessages);
-      const exitTool = this.exitTool(replies, toolMessages);
-      if (exitTool) span.setTag("haystack.agent.exit", exitTool);
+      recordToolCalls(state, toolMessages);
+      const exitTool = p.exit_conditions.length === 1 && p.exit_conditions[0] === EXIT_REASON_TEXT ? null : checkExitConditions(p.exit_conditions, pending, toolMessages);
+      if (exitTool) {
+        state.set("exit_reason", exitTool);
+        span.setTag("haystack.agent.exit", exitTool);
+      }
       span.end();
       return exitTool !== null;
     } catch (error) {
       span.end(error);
-      throw this.failure(ctx, `${stage} (step ${n})`, error);
+      throw this.failure(ctx, `${stage} (step ${index + 1})`, error);
     }
   }
 
-  private async callGenerator(messages: ChatMessage[], tools: Tool[], callback: StreamingCallback | undefined, generationKwargs: Record<string, unknown> | null, ctx: ComponentContext, span: Span): Promise<ChatMessage[]> {
+  private async callGenerator(messages: ChatMessage[], tools: Tool[], callback: StreamingCallback | undefined, generationKwargs: Record<string, unknown> | null, ctx: ComponentContext, parent: Span): Promise<ChatMessage[]> {
     const generator = this.initParameters.chat_generator;
     const sockets = generator.inputSockets;
     // Called directly, not by a pipeline: fill optional inputs with their defaults as a pipeline would.
@@ -220,30 +301,42 @@ export class Agent extends Component<AgentParams> {
     if (tools.length) inputs.tools = tools.map((t) => t.toolSpec);
     if (callback && "streaming_callback" in sockets) inputs.streaming_callback = callback;
     if (generationKwargs && "generation_kwargs" in sockets) inputs.generation_kwargs = generationKwargs;
-    const result = await generator.run(inputs, { name: `${ctx.name}.chat_generator`, signal: ctx.signal, tracer: ctx.tracer, span, log: ctx.log });
-    const replies = (result as { replies?: unknown })?.replies;
-    if (!Array.isArray(replies) || !replies.every((r) => r instanceof ChatMessage)) throw new Error(`${generator.type} did not return replies as a list of ChatMessages.`);
-    return replies;
+    const span = ctx.tracer.startSpan("haystack.agent.step.llm", {}, parent);
+    try {
+      const result = await generator.run(inputs, { name: `${ctx.name}.chat_generator`, signal: ctx.signal, tracer: ctx.tracer, span, log: ctx.log });
+      const replies = (result as { replies?: unknown })?.replies;
+      if (!Array.isArray(replies) || !replies.every((r) => r instanceof ChatMessage)) throw new Error(`${generator.type} did not return replies as a list of ChatMessages.`);
+      span.end();
+      return replies;
+    } catch (error) {
+      span.end(error);
+      throw error;
+    }
   }
 
-  /** The exit-condition tool called in this turn, if every call to it succeeded. */
-  private exitTool(replies: ChatMessage[], toolMessages: ChatMessage[]): string | null {
-    const conditions = this.initParameters.exit_conditions;
-    const called = [...new Set(replies.flatMap((r) => r.toolCalls.map((c) => c.tool_name)))].filter((name) => conditions.includes(name));
-    const failed = new Set(toolMessages.flatMap((m) => m.toolCallResults.filter((r) => r.error).map((r) => r.origin.tool_name)));
-    if (called.length === 0 || called.some((name) => failed.has(name))) return null;
-    return called[0]!;
-  }
-
-  /** Run-time tools: names select init tools, Tool objects are used as given. */
-  private selectTools(requested: (Tool | string)[] | null | undefined): Tool[] {
+  /**
+   * Run-time tools: names select init tools (toolsets warmed first, so lazy ones are selectable);
+   * Tools and Toolsets given at run time are warmed, as the Agent's warm-up does not cover them.
+   */
+  private async selectTools(requested: ToolsType | string[] | null | undefined): Promise<ToolsType> {
     const own = this.initParameters.tools;
-    if (!requested) return own;
-    const missing = requested.filter((t): t is string => typeof t === "string" && !own.some((o) => o.name === t));
-    if (missing.length) throw new Error(`Agent: requested tools not available: ${missing.join(", ")}. Available tools: ${own.map((t) => t.name).join(", ") || "none"}.`);
-    const tools = requested.map((t) => (typeof t === "string" ? own.find((o) => o.name === t)! : t));
-    checkDuplicateTools(tools);
-    return tools;
+    if (requested === null || requested === undefined) return spawnTools(own);
+    if (Array.isArray(requested) && requested.length > 0 && requested.every((t) => typeof t === "string")) {
+      const names = requested as string[];
+      const items = own instanceof Toolset ? [own] : own;
+      const selectable = await Promise.all(items.map(async (item) => [item, item instanceof Toolset ? await item.getSelectableTools() : [item]] as const));
+      const valid = selectable.flatMap(([, list]) => list.map((t) => t.name));
+      if (!valid.length) throw new Error("No tools were configured for the Agent at initialization.");
+      const invalid = names.filter((n) => !valid.includes(n));
+      if (invalid.length) throw new Error(`The following tool names are not valid: ${pySet(invalid)}. Valid tool names are: ${pySet(valid)}.`);
+      return selectable.flatMap(([, list]) => list.filter((t) => names.includes(t.name)));
+    }
+    if (!isToolsType(requested)) throw new TypeError("tools must be a list of Tool and/or Toolset objects, a Toolset, or a list of tool names (strings).");
+    await warmUpTools(requested);
+    if (flattenTools(requested).length && !this.generatorTakesTools) {
+      throw new TypeError(`${this.initParameters.chat_generator.type} does not accept tools parameter in its run method. The Agent component requires a chat generator that supports tools when tools are provided.`);
+    }
+    return spawnTools(requested);
   }
 
   /** A failure inside the loop, named after this agent (the pipeline passes it on unchanged). */
@@ -254,6 +347,14 @@ export class Agent extends Component<AgentParams> {
   }
 }
 
+function warn(ctx: ComponentContext, message: string): void {
+  if (ctx.log) ctx.log.warn(message, { component: ctx.name });
+  else console.warn(message);
+}
+
 function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || (Array.isArray(value) && value.length === 0) || (typeof value === "object" && Object.keys(value).length === 0);
 }
+
+const pyList = (xs: string[]) => `[${xs.map((x) => `'${x}'`).join(", ")}]`;
+const pySet = (xs: string[]) => `{${xs.map((x) => `'${x}'`).join(", ")}}`;

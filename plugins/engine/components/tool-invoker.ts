@@ -1,9 +1,9 @@
 /**
  * @module ToolInvoker (Haystack v2's `haystack.components.tools.tool_invoker.ToolInvoker`,
  * pipeline-engine.md §5.3) and `runToolCalls`, the runner it shares with the Agent. The tool
- * calls in the messages run concurrently (at most `max_workers` at once); results are handled in
- * call order, each streamed as a tool-result chunk as soon as it and the calls before it are done,
- * then one `tool_call_results` chunk marks the end of the batch (§4.4).
+ * calls in the messages run concurrently (at most `max_workers` at once) in batches that honour
+ * state dependencies (`scheduleToolCalls`); results are merged in call order within a batch, each
+ * streamed as a tool-result chunk, then one `tool_call_results` chunk marks the end (§4.4).
  */
 import * as v from "valibot";
 import type { Span, Tracer } from "svc/plugin";
@@ -11,6 +11,7 @@ import { Component, output, selectStreamingCallback, socket, type ComponentConte
 import { ChatMessage, type ToolCall } from "../dataclasses/chat-message.js";
 import { StreamingChunk, type ComponentInfo, type StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { isSingleOutputsToString, Tool, ToolInvocationError, type OutputsToString } from "../tool.js";
+import { checkDuplicateToolNames, flattenTools, isToolsType, warmUpTools, type ToolsType } from "../toolset.js";
 import { State } from "./agent-state.js";
 
 /** The LLM called a tool nobody gave us. */
@@ -80,25 +81,55 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
       gate.release();
     }
   };
-  const tasks = calls.map((call) => (byName.has(call.tool_name) ? execute(call, byName.get(call.tool_name)!) : undefined));
-
-  const messages: ChatMessage[] = [];
-  for (const [index, call] of calls.entries()) {
-    const tool = byName.get(call.tool_name);
-    let message: ChatMessage;
-    if (!tool) {
-      message = ChatMessage.fromTool(new ToolNotFoundError(call.tool_name, names).message, call, true);
-    } else {
-      const outcome = await untilAborted(o.signal, tasks[index]!);
-      if (!outcome.ok && o.raiseOnFailure) throw firstFailure ?? outcome.error;
-      message = outcome.ok ? finish(tool, call, outcome.value, o) : ChatMessage.fromTool(outcome.error.message, call, true);
-    }
-    messages.push(message);
+  const messages: (ChatMessage | undefined)[] = calls.map((call) => (byName.has(call.tool_name) ? undefined : ChatMessage.fromTool(new ToolNotFoundError(call.tool_name, names).message, call, true)));
+  let streamIndex = 0;
+  const stream = async (call: ToolCall, message: ChatMessage) => {
     const result = message.toolCallResult!;
-    await o.callback?.(new StreamingChunk({ index, start: true, tool_call_result: result, meta: { tool_result: result.result, tool_call: call }, component_info: o.componentInfo }));
+    await o.callback?.(new StreamingChunk({ index: streamIndex++, start: true, tool_call_result: result, meta: { tool_result: result.result, tool_call: call }, component_info: o.componentInfo }));
+  };
+  for (const [index, message] of messages.entries()) if (message) await stream(calls[index]!, message);
+  // Batches honour read-after-write on state: a call reading a key runs after the calls writing it.
+  const known = calls.flatMap((call, index) => (byName.has(call.tool_name) ? [index] : []));
+  for (const batch of scheduleToolCalls(known.map((i) => calls[i]!), known.map((i) => byName.get(calls[i]!.tool_name)!))) {
+    // Started together, so each reads state as the earlier batches left it.
+    const tasks = batch.map((k) => execute(calls[known[k]!]!, byName.get(calls[known[k]!]!.tool_name)!));
+    // Merged in call order within the batch, so write-write merges stay deterministic.
+    for (const [position, k] of batch.entries()) {
+      const index = known[k]!;
+      const call = calls[index]!;
+      const tool = byName.get(call.tool_name)!;
+      const outcome = await untilAborted(o.signal, tasks[position]!);
+      if (!outcome.ok && o.raiseOnFailure) throw firstFailure ?? outcome.error;
+      messages[index] = outcome.ok ? finish(tool, call, outcome.value, o) : ChatMessage.fromTool(outcome.error.message, call, true);
+      await stream(call, messages[index]!);
+    }
   }
   await o.callback?.(new StreamingChunk({ finish_reason: "tool_call_results", meta: { finish_completion_timestamp: new Date().toISOString() }, component_info: o.componentInfo }));
-  return messages;
+  return messages as ChatMessage[];
+}
+
+/**
+ * Haystack's `_schedule_tool_calls`: batches of call indices. A call reading a state key (an
+ * `inputs_from_state` parameter the LLM did not send) runs in a later batch than every call
+ * writing that key (`outputs_to_state`); calls within a batch run concurrently. A cycle (a tool
+ * reading and writing one key, called twice) is broken by call order; write-write needs no order.
+ */
+export function scheduleToolCalls(calls: readonly ToolCall[], tools: readonly Tool[]): number[][] {
+  const io = calls.map((call, i) => {
+    const tool = tools[i]!;
+    const reads = new Set(Object.entries(tool.inputs_from_state ?? {}).filter(([, param]) => !(param in call.arguments)).map(([key]) => key));
+    return { reads, writes: new Set(Object.keys(tool.outputs_to_state ?? {})) };
+  });
+  const deps = io.map((a, j) => new Set(io.flatMap((b, i) => (i !== j && [...a.reads].some((key) => b.writes.has(key)) ? [i] : []))));
+  const done = new Set<number>();
+  const batches: number[][] = [];
+  while (done.size < calls.length) {
+    let ready = calls.map((_, k) => k).filter((k) => !done.has(k) && [...deps[k]!].every((d) => done.has(d)));
+    if (!ready.length) ready = [calls.findIndex((_, k) => !done.has(k))];
+    for (const k of ready) done.add(k);
+    batches.push(ready);
+  }
+  return batches;
 }
 
 /** Arguments the LLM left out are filled from state (`inputs_from_state`). */
@@ -217,10 +248,13 @@ function untilAborted<T>(signal: AbortSignal, promise: Promise<T>): Promise<T> {
   });
 }
 
-const toolList = v.array(v.instance(Tool));
+const toolList = v.custom<ToolsType>(isToolsType, "tools must be a list of Tool and/or Toolset objects, or a Toolset.");
 
 const invokerInitSchema = v.object({
-  tools: v.pipe(toolList, v.minLength(1, "ToolInvoker requires at least one tool.")),
+  tools: v.pipe(
+    toolList,
+    v.check((tools) => flattenTools(tools).length > 0, "ToolInvoker requires at least one tool."),
+  ),
   raise_on_failure: v.optional(v.boolean(), true),
   convert_result_to_json_string: v.optional(v.boolean(), false),
   streaming_callback: v.nullish(v.function()),
@@ -231,20 +265,23 @@ const invokerInitSchema = v.object({
 export type ToolInvokerParams = v.InferOutput<typeof invokerInitSchema>;
 
 /** Throws on two tools with one name: the LLM could not tell them apart. */
-export function checkDuplicateTools(tools: readonly Tool[]): void {
-  const names = tools.map((t) => t.name);
-  const duplicates = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
-  if (duplicates.length) throw new Error(`Duplicate tool names found: ${duplicates.join(", ")}`);
-}
+export const checkDuplicateTools = checkDuplicateToolNames;
 
 export class ToolInvoker extends Component<ToolInvokerParams> {
   static override readonly type = "haystack.components.tools.tool_invoker.ToolInvoker";
   static override readonly aliases = ["ToolInvoker"];
   static override readonly initSchema = invokerInitSchema;
+  /** The YAML loader keeps Toolsets as Toolsets for this component. */
+  static readonly acceptsToolsets = true;
 
   constructor(init: unknown = {}) {
     super(init);
-    checkDuplicateTools(this.initParameters.tools);
+    checkDuplicateTools(flattenTools(this.initParameters.tools));
+  }
+
+  /** Warms the tools and toolsets (idempotent, so every pipeline warm-up may call it). */
+  async warmUp(): Promise<void> {
+    await warmUpTools(this.initParameters.tools);
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
@@ -262,12 +299,13 @@ export class ToolInvoker extends Component<ToolInvokerParams> {
   }
 
   async run(
-    inputs: { messages: ChatMessage[]; state?: State | null; streaming_callback?: unknown; enable_streaming_callback_passthrough?: boolean | null; tools?: Tool[] | null },
+    inputs: { messages: ChatMessage[]; state?: State | null; streaming_callback?: unknown; enable_streaming_callback_passthrough?: boolean | null; tools?: ToolsType | null },
     ctx: ComponentContext,
   ): Promise<{ tool_messages: ChatMessage[]; state: State }> {
     const init = this.initParameters;
-    const tools = inputs.tools ?? init.tools;
-    if (inputs.tools) checkDuplicateTools(tools);
+    if (inputs.tools) await warmUpTools(inputs.tools);
+    const tools = flattenTools(inputs.tools ?? init.tools);
+    checkDuplicateTools(tools);
     const state = inputs.state ?? new State();
     const tool_messages = await runToolCalls({
       messages: inputs.messages ?? [],

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dashboardTokenPath, ensureDashboardToken, readDashboardToken } from "svc/plugin";
+import { dashboardTokenPath, ensureDashboardToken, readDashboardToken } from "svc/internal";
 import { isLiteralLoopback, operatorCredential } from "../../../cli/dashboard/credentials.js";
 
 test("only the literal hosts localhost, 127.0.0.1 and ::1 count as loopback", () => {

@@ -175,7 +175,7 @@ test("401 without the credential, 403 with a wrong SERVICE_DASHBOARD_TOKEN, then
     resources.push(wrong);
     screen = await wrong.waitFor(/403/);
     assert.match(screen, new RegExp(`403 {2}Forbidden: http://127\\.0\\.0\\.1:${s.svc.port} refused the operator credential\\.`));
-    assert.match(screen, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_TRACING_TOKEN\./);
+    assert.match(screen, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN\./);
     await wrong.keys("q");
     await wrong.waitFor(/\[exited 0\]/);
 
@@ -218,7 +218,7 @@ test("the credential file goes only to the literal loopback hosts, not to a name
   const resources: { close(): Promise<void> }[] = [{ close: async () => rmSync(root, { recursive: true, force: true }) }];
   await using(resources, async () => {
     // The credential file as a loopback server creates it.
-    const { ensureDashboardToken, dashboardTokenPath } = await import("svc/plugin");
+    const { ensureDashboardToken, dashboardTokenPath } = await import("svc/internal");
     const token = await ensureDashboardToken(dashboardTokenPath({ XDG_CACHE_HOME: cache }));
 
     // Control: for the literal 127.0.0.1 the file is read and sent.

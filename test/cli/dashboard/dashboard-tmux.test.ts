@@ -227,7 +227,7 @@ test("401 and 403 screens: no credential, then a wrong one; the right one shows 
     await using([wrong], async () => {
       const s = await wrong.waitFor(/403/);
       assert.match(s, /403 {2}Forbidden: http:\/\/127\.0\.0\.1:\d+ refused the operator credential/);
-      assert.match(s, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_TRACING_TOKEN/);
+      assert.match(s, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN/);
     });
     const right = await dashboard(api.url, { SERVICE_DASHBOARD_TOKEN: "s3cret" });
     await using([right], async () => {

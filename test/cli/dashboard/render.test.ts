@@ -127,7 +127,7 @@ test("401, 403, unreachable and missing-API screens say what happened and what t
   const remote = show({ kind: "unauthorized", detail: "", credential: "none" }, "http://traces.example:1416", null);
   assert.match(remote, /read only for the hosts localhost, 127\.0\.0\.1 and ::1/);
   assert.match(remote, /For traces\.example, set SERVICE_DASHBOARD_TOKEN/);
-  assert.match(show({ kind: "forbidden", detail: "wrong", credential: "explicit" }), /403 Forbidden[\s\S]*SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_TRACING_TOKEN/);
+  assert.match(show({ kind: "forbidden", detail: "wrong", credential: "explicit" }), /403 Forbidden[\s\S]*SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN/);
   assert.match(show({ kind: "forbidden", detail: "", credential: "credential-file" }), /The token in \/home\/u\/\.cache\/svc\/dashboard-token is not this server's/);
   const down = show({ kind: "unreachable", detail: "Connection refused: nothing listens there." });
   assert.match(down, /Cannot reach svc at http:\/\/localhost:1416[\s\S]*Connection refused[\s\S]*Retrying every 2s/);

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as v from "valibot";
-import { bindSignalSpan } from "svc/plugin";
+import { bindSignalSpan } from "svc/internal";
 import { Component, output, socket } from "../../../plugins/engine/component.js";
 import { BranchJoiner } from "../../../plugins/engine/components/branch-joiner.js";
 import { AddFixedValue, Double, Hello, Parity, Repeat, StringJoiner, Subtract, Sum, Threshold } from "../../../plugins/engine/components/sample-components.js";

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { NOOP_TRACER } from "svc/plugin";
-import { Agent, AgentTool, ChatMessage, ComponentTool, createRegistry, Document, dumpPipelineYaml, loadPipelineYaml, OpenAIChatGenerator, StreamingChunk, tool } from "svc/engine";
+import { Agent, AgentTool, ChatMessage, ComponentTool, createRegistry, Document, dumpPipelineYaml, loadPipelineYaml, OpenAIChatGenerator, StreamingChunk, tool, type Tool } from "svc/engine";
 import { SerperDevWebSearch } from "../../../plugins/engine/components/serper-dev-web-search.js";
 import { OpenAIResponsesChatGenerator, resolveResponsesKwargs } from "../../../plugins/engine/components/openai-responses-chat-generator.js";
 import { snakeCaseName } from "../../../plugins/engine/component-tool.js";
@@ -197,7 +197,7 @@ test("AgentTool: the default schema, the inner agent's last text as the result, 
   // Newer Haystack writes required_variables '*', tool_concurrency_limit and friends on every Agent.
   const yaml = `components:\n  boss:\n    type: haystack.components.agents.agent.Agent\n    init_parameters:\n      chat_generator: ${JSON.stringify(llm().toDict())}\n      required_variables: '*'\n      user_prompt: null\n      hooks: null\n      tool_concurrency_limit: 4\n      tool_streaming_callback_passthrough: false\n      tools:\n      - ${JSON.stringify(dict)}\nconnections: []\n`;
   const loaded = loadPipelineYaml(yaml, createRegistry()).getComponent("boss") as Agent;
-  assert.ok(loaded.initParameters.tools[0] instanceof AgentTool);
+  assert.ok((loaded.initParameters.tools as Tool[])[0] instanceof AgentTool);
   assert.throws(() => new AgentTool({ agent: researcher, name: "", description: "d" }), /needs a name/);
   assert.throws(() => new AgentTool({ agent: {} as Agent, name: "r", description: "d" }), /must be an instance of Agent/);
 });
@@ -255,11 +255,11 @@ max_runs_per_component: 100
 metadata: {}
 `;
   const coordinator = loadPipelineYaml(yaml, createRegistry()).getComponent("coordinator") as Agent;
-  const research = coordinator.initParameters.tools[0] as AgentTool;
+  const research = (coordinator.initParameters.tools as Tool[])[0] as AgentTool;
   assert.ok(research instanceof AgentTool);
   assert.equal(research.toDict().data.outputs_to_string, { handler: "haystack.tools.agent_tool.agent_result_to_string" });
   const inner = research.component as Agent;
-  assert.ok(inner.initParameters.tools[0] instanceof ComponentTool);
+  assert.ok((inner.initParameters.tools as Tool[])[0] instanceof ComponentTool);
   assert.ok(inner.initParameters.chat_generator instanceof OpenAIResponsesChatGenerator);
 });
 

@@ -1,7 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { createContainer, TRACE_ACCESS } from "svc/plugin";
+import { createContainer } from "svc/internal";
+import { TRACE_ACCESS } from "svc/plugin";
 import { defaultPluginSpecs } from "../../../cli/default-plugins.js";
 import { loadLauncherSettings } from "../../../cli/cli-settings.js";
 import metricsPlugin from "../../../plugins/metrics/index.js";

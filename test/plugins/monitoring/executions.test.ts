@@ -1,7 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer } from "node:http";
-import { createContainer, definePlugin, EXECUTION_INDEX, requestState, type ExecutionIndex, type Span } from "svc/plugin";
+import { createContainer } from "svc/internal";
+import { definePlugin, EXECUTION_INDEX, requestState, type ExecutionIndex, type Span } from "svc/plugin";
 import { MemoryExecutionIndex } from "../../../plugins/monitoring/memory-index.js";
 import { defaultPluginSpecs, mcpPluginSpecs } from "../../../cli/default-plugins.js";
 import { loadLauncherSettings } from "../../../cli/cli-settings.js";

@@ -3,7 +3,8 @@
  * any other plugins), an operator policy registered by the host under TRACE_ACCESS (bearer
  * `operator-token`: none → 401, another → 403), and clients for deploy, run and /executions.
  */
-import { createContainer, TRACE_ACCESS, allow, deny, type AccessPolicy, type DependencyContainer, type KernelOptions, type KernelPlugin } from "svc/plugin";
+import { createContainer } from "svc/internal";
+import { TRACE_ACCESS, allow, deny, type AccessPolicy, type DependencyContainer, type KernelOptions, type KernelPlugin } from "svc/plugin";
 import managementPlugin from "../../../plugins/management/index.js";
 import runApiPlugin from "../../../plugins/run-api/index.js";
 import monitoringPlugin from "../../../plugins/monitoring/index.js";

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createContainer, TRACE_ACCESS } from "svc/plugin";
+import { createContainer } from "svc/internal";
+import { TRACE_ACCESS } from "svc/plugin";
 import enginePlugin from "svc/engine";
 import mcpPlugin from "svc/mcp";
 import monitoringPlugin from "../../../plugins/monitoring/index.js";

@@ -1,6 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { KernelError, RedisTimeoutError, createContainer, OBJECT_STORE } from "svc/plugin";
+import { KernelError, RedisTimeoutError, OBJECT_STORE } from "svc/plugin";
+import { createContainer } from "svc/internal";
 import {
   Explorer,
   ObjectStore,

@@ -1,7 +1,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI, { toFile } from "openai";
-import { OBJECT_STORE, type ObjectStore } from "svc/plugin";
+import { DEPLOY_STATE, OBJECT_STORE, type ObjectStore } from "svc/plugin";
+import { createContainer, LocalDeployState } from "svc/internal";
 import { objectStorePlugin } from "svc/object-store";
 import { MemoryFileStore, openaiPlugin } from "../../../plugins/openai/index.js";
 import { startPipelineKernel, type PipelineKernel } from "../../helpers/pipelines.js";
@@ -83,6 +84,29 @@ test("with a Redis object store, a file uploaded to one server is read by a chat
     await b.close();
     await redis.stop();
   }
+});
+
+test("the memory file store warns when the deploy state says several processes serve (not from a setting of the kernel)", async () => {
+  const uploadOnce = async (mode: "single" | "workers") => {
+    // The deploy state of `--workers` (the kernel's own would be `single`): what the warning reads.
+    const state = new (class extends LocalDeployState {
+      override health() {
+        return { ...super.health(), mode };
+      }
+    })("test");
+    const container = createContainer();
+    container.register(DEPLOY_STATE, { useValue: state });
+    const k = await startPipelineKernel({ plugins: [openaiPlugin()], container });
+    try {
+      const client = new OpenAI({ baseURL: `${k.url}/v1`, apiKey: "any", maxRetries: 0 });
+      await client.files.create({ file: await toFile(Buffer.from("x"), "a.txt"), purpose: "user_data" });
+      return k.logs.some((l) => l.includes("kept in each process's memory"));
+    } finally {
+      await k.close();
+    }
+  };
+  assert.is(await uploadOnce("workers"), true);
+  assert.is(await uploadOnce("single"), false);
 });
 
 test.run();

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createContainer } from "svc/plugin";
+import { createContainer } from "svc/internal";
 import mcpPlugin, { ToolServer } from "svc/mcp";
 import objectStorePlugin, { MemoryBackend, ObjectStore } from "svc/object-store";
 import platformPlugin, { TOOL_REGISTRY, ValueError, configureMcpServer } from "svc/platform";

@@ -13,7 +13,7 @@ import { OPERATOR_TOKEN, flatten, tagsOf } from "./tracing-helpers.js";
 
 test("MCP tool calls are traced: svc.mcp.run (transport mcp) below the call span, engine spans below, failures tagged", async () => {
   const k = await startKernel({
-    settings: { pipelinesDir: join(tempDir("svc-mcp-tracing-"), "pipelines"), tracingToken: OPERATOR_TOKEN },
+    settings: { pipelinesDir: join(tempDir("svc-mcp-tracing-"), "pipelines"), operatorToken: OPERATOR_TOKEN },
     plugins: [tracingPlugin(), enginePlugin(), mcpPlugin()],
   });
   const { client, transport } = await httpClient(k.url);

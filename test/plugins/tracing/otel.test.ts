@@ -33,7 +33,7 @@ async function withOtelKernel(env: Record<string, string>, fn: (k: PipelineKerne
   Object.assign(process.env, { OTEL_BSP_SCHEDULE_DELAY: "50", ...env });
   let k: PipelineKernel | undefined;
   try {
-    k = await startPipelineKernel({ settings: { tracingToken: OPERATOR_TOKEN }, plugins: [tracingPlugin()] });
+    k = await startPipelineKernel({ settings: { operatorToken: OPERATOR_TOKEN }, plugins: [tracingPlugin()] });
     const res = await k.deploy({ name: "echo", files: { "pipeline_wrapper.ts": ECHO }, save_files: false });
     assert.is(res.status, 200);
     await fn(k);

@@ -7,7 +7,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import OpenAI from "openai";
-import { NOOP_TRACER, RemoteSpan, createContainer, parseTraceparent, parseTracestate, remoteParentOf, traceHeaders } from "svc/plugin";
+import { NOOP_TRACER, RemoteSpan, remoteParentOf, traceHeaders } from "svc/plugin";
+import { createContainer, parseTraceparent, parseTracestate } from "svc/internal";
 import enginePlugin, { Agent, ComponentTool, OpenAIChatGenerator } from "svc/engine";
 import mcpPlugin from "svc/mcp";
 import { openaiPlugin } from "svc/openai";
@@ -115,7 +116,7 @@ interface Kernel extends PipelineKernel {
 
 async function withKernel(fn: (k: Kernel) => Promise<void>): Promise<void> {
   const k = await startPipelineKernel({
-    settings: { tracingToken: OPERATOR_TOKEN },
+    settings: { operatorToken: OPERATOR_TOKEN },
     plugins: [tracingPlugin(), monitoringPlugin(), enginePlugin(), openaiPlugin(), mcpPlugin()],
   });
   const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -308,7 +309,7 @@ test("the platform client sends the traceparent of the MCP tool call's span", as
   const platform = await startPlatformFixture();
   const k = await startKernel({
     container: createContainer(),
-    settings: { tracingToken: OPERATOR_TOKEN, platformApiKey: "alice-key", platformApiUrl: platform.url, platformWorkspace: "default", platformTools: ["list_pipelines"] },
+    settings: { operatorToken: OPERATOR_TOKEN, platformApiKey: "alice-key", platformApiUrl: platform.url, platformWorkspace: "default", platformTools: ["list_pipelines"] },
     plugins: [tracingPlugin(), mcpPlugin(), objectStorePlugin(), platformPlugin()],
   });
   const { client, transport } = await httpClient(k.url, { traceparent: PARENT, tracestate: "rojo=1" });

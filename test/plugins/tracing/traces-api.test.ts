@@ -292,7 +292,7 @@ test("GET /traces is documented in the OpenAPI document, its span tree as a recu
   }));
 
 test("with monitoring: the execution record carries the run's trace id, behind the same operator access", async () => {
-  const k = await startPipelineKernel({ settings: { tracingToken: OPERATOR_TOKEN }, plugins: [tracingPlugin(), monitoringPlugin()] });
+  const k = await startPipelineKernel({ settings: { operatorToken: OPERATOR_TOKEN }, plugins: [tracingPlugin(), monitoringPlugin()] });
   try {
     const res = await k.deploy({ name: "echo", files: { "pipeline_wrapper.ts": ECHO }, save_files: false });
     assert.is(res.status, 200);

@@ -21,7 +21,7 @@ export interface TracingKernel extends PipelineKernel {
 
 export async function withTracingKernel(fn: (k: TracingKernel) => Promise<void>, settings: KernelOptions["settings"] = {}): Promise<void> {
   const k = await startPipelineKernel({
-    settings: { tracingToken: OPERATOR_TOKEN, ...settings },
+    settings: { operatorToken: OPERATOR_TOKEN, ...settings },
     plugins: [tracingPlugin(), enginePlugin(), openaiPlugin(), openapiPlugin()],
   });
   const traces = async (query = "") => {

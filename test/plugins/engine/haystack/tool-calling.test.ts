@@ -6,7 +6,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ChatMessage, Document, PromptBuilder, State, Tool, ToolInvocationError, ToolInvoker, ToolNotFoundError, ToolStateMergeError, ComponentTool, mergeIntoState, resultToString, type ToolCall } from "svc/engine";
+import { ChatMessage, Document, PromptBuilder, State, Tool, ToolInvocationError, ToolInvoker, ToolNotFoundError, ToolStateMergeError, ComponentTool, mergeIntoState, resultToString, scheduleToolCalls, type ToolCall } from "svc/engine";
 import type { StreamingChunk } from "../../../../plugins/engine/dataclasses/streaming-chunk.js";
 
 const WEATHER: Record<string, Record<string, unknown>> = {
@@ -34,7 +34,7 @@ const rejection = (p: Promise<unknown>) => p.then(() => null, (e: Error) => e);
 // ---- TestCore ----
 test("TestCore.test_validate_and_prepare_tools", () => {
   const invoker = new ToolInvoker({ tools: [weatherTool(), faultyTool()] });
-  assert.equal(invoker.initParameters.tools.map((t) => t.name), ["weather_tool", "faulty_tool"]);
+  assert.equal([...(invoker.initParameters.tools as Tool[])].map((t) => t.name), ["weather_tool", "faulty_tool"]);
 });
 test("TestCore.test_validate_and_prepare_tools_validation_failures", () => {
   assert.throws(() => new ToolInvoker({ tools: [] }));
@@ -229,6 +229,46 @@ test("TestUtilities.test_merge_tool_outputs_with_output_mapping_and_handler", ()
   const state = new State({ temperature: { type: "str" } });
   mergeIntoState(weatherTool({ outputs_to_state: { temperature: { source: "temperature", handler: (_: unknown, incoming: unknown) => `${incoming}` } } }), weatherResult, state);
   assert.equal(state.data, { temperature: "14" });
+});
+
+// ---- TestScheduleToolCalls, TestStateDependencyScheduling ----
+/** Haystack's `_reader_tool`: reads `key` into its `value` parameter; `seen` records what it got. */
+const readerTool = (key = "documents", seen?: unknown[]) =>
+  new Tool({ name: "reader_tool", description: "Reads from state.", parameters: { type: "object", properties: {} }, function: (args) => (seen?.push(args.value), { ok: true }), inputs_from_state: { [key]: "value" }, valid_inputs: ["value"] });
+/** Haystack's `_writer_tool`: writes `value` to `key`. */
+const writerTool = (key = "documents", value = "written") => new Tool({ name: "writer_tool", description: "Writes to state.", parameters: { type: "object", properties: {} }, function: () => ({ out: value }), outputs_to_state: { [key]: { source: "out" } } });
+/** Haystack's `_make_retrieval_tool`: reads and writes `documents`, labelling its document with how many it saw. */
+const retrievalTool = () =>
+  new Tool({
+    name: "retrieval_tool",
+    description: "Retrieves documents.",
+    parameters: { type: "object", properties: {} },
+    function: (args) => ({ documents: [new Document({ content: `doc-${(args.documents as unknown[] | undefined)?.length ?? 0}` })] }),
+    inputs_from_state: { documents: "documents" },
+    outputs_to_state: { documents: { source: "documents" } },
+    valid_inputs: ["documents"],
+  });
+const schedule = (calls: [string, Record<string, unknown>][], tools: Tool[]) => scheduleToolCalls(calls.map(([name, args]) => call(name, args)), tools);
+test("TestScheduleToolCalls.test_no_calls_returns_no_batches", () => assert.equal(scheduleToolCalls([], []), []));
+test("TestScheduleToolCalls.test_single_call_is_one_batch", () => assert.equal(schedule([["writer_tool", {}]], [writerTool()]), [[0]]));
+test("TestScheduleToolCalls.test_read_only_calls_run_in_one_batch", () => assert.equal(schedule([["reader_tool", {}], ["reader_tool", {}]], [readerTool(), readerTool()]), [[0, 1]]));
+test("TestScheduleToolCalls.test_disjoint_keys_run_in_one_batch", () => assert.equal(schedule([["writer_tool", {}], ["reader_tool", {}]], [writerTool("a"), readerTool("b")]), [[0, 1]]));
+test("TestScheduleToolCalls.test_writer_then_reader_serializes", () => assert.equal(schedule([["writer_tool", {}], ["reader_tool", {}]], [writerTool("docs"), readerTool("docs")]), [[0], [1]]));
+test("TestScheduleToolCalls.test_reader_before_writer_is_reordered", () => assert.equal(schedule([["reader_tool", {}], ["writer_tool", {}]], [readerTool("docs"), writerTool("docs")]), [[1], [0]]));
+test("TestScheduleToolCalls.test_pure_write_write_runs_in_one_batch", () => assert.equal(schedule([["writer_tool", {}], ["writer_tool", {}]], [writerTool("docs"), writerTool("docs")]), [[0, 1]]));
+test("TestScheduleToolCalls.test_read_write_cycle_breaks_by_call_order", () => assert.equal(schedule([["retrieval_tool", {}], ["retrieval_tool", {}]], [retrievalTool(), retrievalTool()]), [[0], [1]]));
+test("TestScheduleToolCalls.test_llm_supplied_arg_is_not_a_state_read", () =>
+  assert.equal(schedule([["reader_tool", { value: "provided" }], ["writer_tool", {}]], [readerTool("docs"), writerTool("docs")]), [[0, 1]]));
+test("TestStateDependencyScheduling.test_read_write_same_key_runs_sequentially", async () => {
+  const state = new State({ documents: { type: "list[Document]" } });
+  await runTool({ messages: [assistant({ ...call("retrieval_tool"), id: "1" }, { ...call("retrieval_tool"), id: "2" })], state, tools: [retrievalTool()] });
+  assert.equal((state.get("documents") as Document[]).map((d) => d.content), ["doc-0", "doc-1"]);
+});
+test("TestStateDependencyScheduling.test_reader_requested_before_writer_still_sees_write", async () => {
+  const seen: unknown[] = [];
+  const state = new State({ value: { type: "str" } });
+  await runTool({ messages: [assistant({ ...call("reader_tool"), id: "1" }, { ...call("writer_tool"), id: "2" })], state, tools: [readerTool("value", seen), writerTool("value")] });
+  assert.equal(seen, ["written"]);
 });
 
 test.run();
