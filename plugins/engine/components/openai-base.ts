@@ -10,8 +10,9 @@ import { traceHeaders } from "svc/plugin";
 import { Component, type ComponentContext } from "../component.js";
 import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
+import { ValueError } from "../pipeline/errors.js";
 import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
-import { messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
+import { checkFinishReason, flatten, messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
 
 type OpenAISdk = typeof import("openai");
 let sdk: OpenAISdk | undefined;
@@ -23,14 +24,15 @@ const OPENAI_BASE_URL = "https://api.openai.com/v1";
 /** Init parameters of both generators (Haystack's names; `timeout` in seconds). */
 export const openAIBaseEntries = {
   api_key: secretParameter("OPENAI_API_KEY"),
-  model: v.optional(v.string(), "gpt-4o-mini"),
+  /** Haystack 3's default (2.x used gpt-4o-mini). */
+  model: v.optional(v.string(), "gpt-5-mini"),
   /** Default: `OPENAI_BASE_URL`, else OpenAI's. */
   api_base_url: v.nullish(v.string()),
   organization: v.nullish(v.string()),
   generation_kwargs: v.nullish(v.record(v.string(), v.unknown())),
   /** Seconds per attempt; default `OPENAI_TIMEOUT`, else 30. */
   timeout: v.nullish(v.pipe(v.number(), v.minValue(0))),
-  /** Default `OPENAI_MAX_RETRIES`, else 2 (the SDK's default; Haystack uses 5). */
+  /** Default `OPENAI_MAX_RETRIES`, else 5 (Haystack's default; the SDK's own is 2). */
   max_retries: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0))),
   streaming_callback: v.nullish(v.function()),
   /** Accepted for Haystack YAML; httpx settings have no equivalent here. */
@@ -93,7 +95,14 @@ function rootMessage(err: unknown): string {
 
 export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> extends Component<P> {
   /** The client and the endpoint settings it was made with (error messages quote them). */
-  private connection?: { client: OpenAI; baseURL: string; timeoutSeconds: number };
+  private connection?: { client: OpenAI; baseURL: string; timeoutSeconds: number; maxRetries: number };
+
+  /** The client's settings once connected (Haystack's `client.timeout` / `client.max_retries`), else undefined. */
+  get clientSettings(): { baseURL: string; timeoutSeconds: number; maxRetries: number } | undefined {
+    if (!this.connection) return undefined;
+    const { baseURL, timeoutSeconds, maxRetries } = this.connection;
+    return { baseURL, timeoutSeconds, maxRetries };
+  }
 
   /**
    * valibot skips an absent optional key without running secretParameter's transform, so a
@@ -103,9 +112,31 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     return this.initParameters.api_key ?? Secret.fromEnvVar("OPENAI_API_KEY");
   }
 
-  /** Makes the client; does not need the API key yet. */
+  private toolsWarmedUp = false;
+
+  /**
+   * Warms up the init tools once (a ComponentTool's component), then makes the client. Unlike
+   * Haystack 3 this does not need the API key yet: a pipeline deploys without it and fails at run.
+   */
   async warmUp(): Promise<void> {
+    if (!this.toolsWarmedUp) {
+      const tools = (this.initParameters as { tools?: unknown[] | null }).tools;
+      for (const tool of flatten(tools ?? [])) await (tool as { warmUp?: () => unknown } | null)?.warmUp?.();
+      this.toolsWarmedUp = true;
+    }
     await this.connect();
+  }
+
+  /** Haystack's generators write `generation_kwargs` as `{}` when none were given (embedders have none). */
+  override toDict(): { type: string; init_parameters: Record<string, unknown> } {
+    const dict = super.toDict();
+    if ("generation_kwargs" in dict.init_parameters) dict.init_parameters.generation_kwargs ??= {};
+    return dict;
+  }
+
+  /** Releases the client (Haystack's `close`); the next run or warm-up makes a new one. Safe without warm-up. */
+  close(): void {
+    this.connection = undefined;
   }
 
   /** Env defaults are read here, at warm-up or first run, not at construction. */
@@ -116,6 +147,7 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
       const baseURL = init.api_base_url || process.env.OPENAI_BASE_URL || OPENAI_BASE_URL;
       const timeoutSeconds = init.timeout ?? envNumber("OPENAI_TIMEOUT") ?? 30;
       const timeout = Math.round(timeoutSeconds * 1000); // the SDK wants whole milliseconds
+      const maxRetries = init.max_retries ?? envNumber("OPENAI_MAX_RETRIES") ?? 5;
       const client = new OpenAI({
         // A function is called before every request: the key is read at run time, never kept
         // from construction, and a rotated key is picked up.
@@ -123,10 +155,10 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
         baseURL,
         organization: init.organization ?? undefined,
         timeout,
-        maxRetries: init.max_retries ?? envNumber("OPENAI_MAX_RETRIES") ?? 2,
+        maxRetries,
         fetch: fetchWithIdleTimeout(timeout),
       });
-      this.connection = { client, baseURL, timeoutSeconds };
+      this.connection = { client, baseURL, timeoutSeconds, maxRetries };
     }
     return this.connection;
   }
@@ -180,13 +212,16 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     this.checkApiKey(ctx);
     const { client } = await this.connect();
     const warn = (message: string) => (ctx.log ? ctx.log.warn(message) : console.warn(message));
-    const body = { ...request, model: this.initParameters.model };
+    // Haystack always sends `n` (1 unless generation kwargs say otherwise).
+    const body = { ...request, model: this.initParameters.model, n: request.n ?? 1 };
+    if (callback && typeof body.n === "number" && body.n > 1) throw new ValueError("Cannot stream multiple responses, please set n=1.");
     try {
       if (!callback) {
         const completion = await client.chat.completions.create({ ...body, stream: false }, this.requestOptions(ctx));
-        return messagesFromCompletion(completion, warn);
+        const replies = messagesFromCompletion(completion, warn);
+        for (const reply of replies) checkFinishReason(reply.meta, warn);
+        return replies;
       }
-      if (typeof body.n === "number" && body.n > 1) throw new Error(`${this.label(ctx)}: cannot stream multiple responses, please set n=1.`);
       const streamOptions = { include_usage: true, ...(request.stream_options as object | undefined) };
       const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: streamOptions }, this.requestOptions(ctx));
       const chunks: StreamingChunk[] = [];
@@ -198,7 +233,9 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
       }
       // The SDK ends a stream quietly when it is aborted; a partial reply must not pass as whole.
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      return [messageFromChunks(chunks, warn)];
+      const reply = messageFromChunks(chunks, warn);
+      checkFinishReason(reply.meta, warn);
+      return [reply];
     } catch (err) {
       throw this.describe(err, ctx);
     }
@@ -218,7 +255,8 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
     if (err instanceof APIError && err.status) {
       const detail = (err.error as { message?: unknown } | undefined)?.message;
       const message = typeof detail === "string" ? detail : err.message;
-      return Object.assign(new Error(`${label}: the OpenAI API answered ${err.status}: ${message}`, { cause: err }), { status: err.status });
+      // `apiMessage`: the server's own words, which Haystack's messages quote.
+      return Object.assign(new Error(`${label}: the OpenAI API answered ${err.status}: ${message}`, { cause: err }), { status: err.status, apiMessage: message });
     }
     return err;
   }

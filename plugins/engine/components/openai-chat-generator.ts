@@ -20,7 +20,8 @@ const chatInitSchema = v.object({
 export type OpenAIChatGeneratorParams = v.InferOutput<typeof chatInitSchema>;
 
 export interface OpenAIChatGeneratorInputs {
-  messages: ChatMessage[];
+  /** A string is one user message (Haystack's `_normalize_messages`). */
+  messages: ChatMessage[] | string;
   streaming_callback?: unknown;
   generation_kwargs?: Record<string, unknown> | null;
   tools?: unknown[] | null;
@@ -31,6 +32,11 @@ export class OpenAIChatGenerator extends OpenAIBase<OpenAIChatGeneratorParams> {
   static override readonly type = "haystack.components.generators.chat.openai.OpenAIChatGenerator";
   static override readonly aliases = ["OpenAIChatGenerator"];
   static override readonly initSchema = chatInitSchema;
+  /** A non-exhaustive list of chat models this component works with (Haystack's `SUPPORTED_MODELS`). */
+  static readonly SUPPORTED_MODELS: readonly string[] = [
+    "gpt-5-mini", "gpt-5-nano", "gpt-5", "gpt-5.1", "gpt-5.2", "gpt-5.2-pro", "gpt-5.4", "gpt-5-pro",
+    "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "gpt-4-turbo", "gpt-4", "gpt-3.5-turbo",
+  ];
 
   constructor(init: unknown = {}) {
     super(init);
@@ -39,7 +45,7 @@ export class OpenAIChatGenerator extends OpenAIBase<OpenAIChatGeneratorParams> {
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
-    return chatGeneratorInputs({ toolsStrict: true });
+    return chatGeneratorInputs({ stringMessages: true, toolsStrict: true });
   }
 
   protected outputSpecs(): Record<string, OutputSocketSpec> {
@@ -48,14 +54,15 @@ export class OpenAIChatGenerator extends OpenAIBase<OpenAIChatGeneratorParams> {
 
   async run(inputs: OpenAIChatGeneratorInputs, ctx: ComponentContext): Promise<{ replies: ChatMessage[] }> {
     const init = this.initParameters;
+    const messages = typeof inputs.messages === "string" ? [ChatMessage.fromUser(inputs.messages)] : inputs.messages;
     // Haystack answers an empty conversation with no replies rather than a request OpenAI rejects.
-    if (!inputs.messages?.length) return { replies: [] };
+    if (!messages?.length) return { replies: [] };
     // Run-time values win over init values; generation kwargs merge key by key.
     const tools = openAITools(inputs.tools ?? init.tools, inputs.tools_strict ?? init.tools_strict);
     const request: ChatRequest = {
       ...init.generation_kwargs,
       ...inputs.generation_kwargs,
-      messages: inputs.messages.map((m) => m.toOpenAI()) as unknown as ChatRequest["messages"],
+      messages: messages.map((m) => m.toOpenAIDictFormat()) as unknown as ChatRequest["messages"],
       ...(tools ? { tools } : {}),
     };
     const callback = selectStreamingCallback(init.streaming_callback, inputs.streaming_callback);

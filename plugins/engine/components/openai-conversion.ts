@@ -27,10 +27,21 @@ function parseToolArguments(raw: string | null | undefined): Record<string, unkn
 function toolCall(id: string | null, name: string, rawArguments: string, warn: Warn): ToolCall[] {
   const args = parseToolArguments(rawArguments);
   if (args === undefined) {
-    warn(`OpenAI returned a malformed JSON string for tool call arguments; the tool call is skipped. Tool call ID: ${id}, tool name: ${name}, arguments: ${rawArguments}`);
+    warn(
+      "OpenAI returned a malformed JSON string for tool call arguments. This tool call will be skipped. To always generate a valid JSON, " +
+        `set \`tools_strict\` to \`True\`. Tool call ID: ${id}, Tool name: ${name}, Arguments: ${rawArguments}`,
+    );
     return [];
   }
   return [{ id, tool_name: name, arguments: args }];
+}
+
+/** Haystack's `_check_finish_reason`: a reply cut short is returned, with a warning. */
+export function checkFinishReason(meta: Record<string, unknown>, warn: Warn): void {
+  if (meta.finish_reason === "length") {
+    warn(`The completion for index ${meta.index} has been truncated before reaching a natural stopping point. Increase the max_completion_tokens parameter to allow for longer completions.`);
+  }
+  if (meta.finish_reason === "content_filter") warn(`The completion for index ${meta.index} has been truncated due to the content filter.`);
 }
 
 /** One assistant ChatMessage per choice of a non-streaming completion. */
@@ -65,15 +76,17 @@ export function toStreamingChunk(chunk: OpenAI.ChatCompletionChunk, previous: re
   if (!choice) return new StreamingChunk({ component_info: componentInfo, index: null, meta: { model: chunk.model, received_at, usage } });
 
   const finish_reason = choice.finish_reason ? (FINISH_REASONS[choice.finish_reason] ?? null) : null;
+  // Some OpenAI-compatible providers send `delta: null`.
+  const delta: Partial<OpenAI.ChatCompletionChunk.Choice.Delta> | null = choice.delta ?? null;
   const meta: Record<string, unknown> = {
     model: chunk.model,
     index: choice.index,
-    tool_calls: choice.delta.tool_calls ?? null,
+    tool_calls: delta?.tool_calls?.length ? delta.tool_calls : null,
     finish_reason: choice.finish_reason,
     received_at,
     usage,
   };
-  const deltas = choice.delta.tool_calls;
+  const deltas = delta?.tool_calls;
   if (deltas?.length) {
     const tool_calls: ToolCallDelta[] = deltas.map((d) => ({
       index: d.index,
@@ -82,13 +95,14 @@ export function toStreamingChunk(chunk: OpenAI.ChatCompletionChunk, previous: re
       arguments: d.function?.arguments || null,
     }));
     // The chunk's index is its first delta's tool index; a delta naming the tool starts a block.
-    return new StreamingChunk({ component_info: componentInfo, index: tool_calls[0]!.index, tool_calls, start: !!tool_calls[0]!.tool_name, finish_reason, meta });
+    return new StreamingChunk({ component_info: componentInfo, content: delta?.content ?? "", index: tool_calls[0]!.index, tool_calls, start: !!tool_calls[0]!.tool_name, finish_reason, meta });
   }
   if (choice.logprobs) meta.logprobs = choice.logprobs;
-  const content = choice.delta.content ?? "";
-  // Role-only and finish-only chunks belong to no content block; text is block 0.
-  const index = content === "" ? null : 0;
-  const start = index === 0 && !previous.some((c) => c.index === 0 && c.content !== "");
+  const content = delta?.content ?? "";
+  // Role-only and finish-only chunks belong to no content block; text is block 0 (as is a chunk
+  // without a delta, as Haystack counts it).
+  const index = delta === null ? 0 : content === "" ? null : 0;
+  const start = content !== "" && !previous.some((c) => c.index === 0 && c.content !== "");
   return new StreamingChunk({ component_info: componentInfo, content, index, start, finish_reason, meta });
 }
 
@@ -139,13 +153,36 @@ function specOf(tool: unknown): ToolSpec {
 }
 
 /** Lists of tools may hold toolsets (iterables of tools); flatten them. */
-function flatten(tools: Iterable<unknown>): unknown[] {
+export function flatten(tools: Iterable<unknown>): unknown[] {
   return [...tools].flatMap((t) =>
     t && typeof t === "object" && !Array.isArray(t) && Symbol.iterator in t && !("toolSpec" in t) && !("tool_spec" in t) ? flatten(t as Iterable<unknown>) : [t],
   );
 }
 
-/** OpenAI function tools; strict mode also forbids extra properties, as Haystack does. */
+/**
+ * Haystack's `_make_schema_strict`: OpenAI's strict mode wants every object closed
+ * (`additionalProperties: false`) with every property required, at every depth — nested
+ * properties, `$defs`, array `items` and `anyOf`/`oneOf`/`allOf`. Returns a copy.
+ */
+export function makeSchemaStrict(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...schema };
+  const map = (record: unknown) => Object.fromEntries(Object.entries(record as Record<string, Record<string, unknown>>).map(([k, s]) => [k, makeSchemaStrict(s)]));
+  if (out.type === "object" || "properties" in out) {
+    out.additionalProperties = false;
+    if ("properties" in out) {
+      out.required = Object.keys(out.properties as object);
+      out.properties = map(out.properties);
+    }
+  }
+  if ("items" in out) out.items = makeSchemaStrict(out.items as Record<string, unknown>);
+  if ("$defs" in out) out.$defs = map(out.$defs);
+  for (const combinator of ["anyOf", "oneOf", "allOf"]) {
+    if (Array.isArray(out[combinator])) out[combinator] = (out[combinator] as Record<string, unknown>[]).map(makeSchemaStrict);
+  }
+  return out;
+}
+
+/** OpenAI function tools; strict mode makes each schema strict (`makeSchemaStrict`), as Haystack does. */
 export function openAITools(tools: Iterable<unknown> | null | undefined, strict: boolean): OpenAI.ChatCompletionFunctionTool[] | undefined {
   if (!tools) return undefined;
   const specs = flatten(tools).map(specOf);
@@ -159,7 +196,7 @@ export function openAITools(tools: Iterable<unknown> | null | undefined, strict:
     if (s.description !== undefined) fn.description = s.description;
     if (strict) {
       fn.strict = true;
-      parameters.additionalProperties = false;
+      fn.parameters = makeSchemaStrict(parameters);
     }
     return { type: "function", function: fn };
   });

@@ -26,6 +26,13 @@ export class OpenAIDocumentEmbedder extends OpenAIEmbedderBase<InitParameters> {
   static override readonly aliases = ["OpenAIDocumentEmbedder"];
   static override readonly initSchema = Init;
 
+  /** Haystack writes `meta_fields_to_embed` as `[]` when none were given. */
+  override toDict(): { type: string; init_parameters: Record<string, unknown> } {
+    const dict = super.toDict();
+    dict.init_parameters.meta_fields_to_embed ??= [];
+    return dict;
+  }
+
   protected inputSpecs() {
     return { documents: socket(v.array(v.instance(Document))) };
   }
@@ -54,7 +61,9 @@ export class OpenAIDocumentEmbedder extends OpenAIEmbedderBase<InitParameters> {
         result = await this.createEmbeddings(batch.map(([, text]) => text), ctx);
       } catch (error) {
         if (p.raise_on_failure || ctx.signal.aborted) throw error;
-        const message = `Failed embedding of documents ${batch.map(([id]) => id).join(", ")} caused by ${(error as Error).message}`;
+        // Haystack's message quotes the API's error; svc's own failures keep their whole message.
+        const cause = (error as { apiMessage?: string }).apiMessage ?? (error as Error).message;
+        const message = `Failed embedding of documents ${batch.map(([id]) => id).join(", ")} caused by ${cause}`;
         if (ctx.log) ctx.log.error(message);
         else console.error(message);
         continue;

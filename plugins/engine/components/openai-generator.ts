@@ -47,19 +47,9 @@ export class OpenAIGenerator extends OpenAIBase<OpenAIGeneratorParams> {
     const request: ChatRequest = {
       ...init.generation_kwargs,
       ...inputs.generation_kwargs,
-      messages: messages.map((m) => m.toOpenAI()) as unknown as ChatRequest["messages"],
+      messages: messages.map((m) => m.toOpenAIDictFormat()) as unknown as ChatRequest["messages"],
     };
     const replies = await this.chat(request, ctx, selectStreamingCallback(init.streaming_callback, inputs.streaming_callback));
-    for (const reply of replies) {
-      const reason = reply.meta.finish_reason;
-      // Haystack warns when an answer was cut short; the text is still returned.
-      if (reason === "length" || reason === "content_filter") {
-        const why = reason === "length" ? "truncated because it hit the token limit" : "cut short by the content filter";
-        const message = `${this.constructor.name} '${ctx.name}': the response was ${why}.`;
-        if (ctx.log) ctx.log.warn(message);
-        else console.warn(message);
-      }
-    }
     return { replies: replies.map((r) => r.text ?? ""), meta: replies.map((r) => r.meta) };
   }
 }

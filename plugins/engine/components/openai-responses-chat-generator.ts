@@ -48,6 +48,11 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
   static override readonly type = "haystack.components.generators.chat.openai_responses.OpenAIResponsesChatGenerator";
   static override readonly aliases = ["OpenAIResponsesChatGenerator"];
   static override readonly initSchema = Init;
+  /** A non-exhaustive list of models this component works with (Haystack's `SUPPORTED_MODELS`). */
+  static readonly SUPPORTED_MODELS: readonly string[] = [
+    "gpt-5-mini", "gpt-5-nano", "gpt-5", "gpt-5.1", "gpt-5.2", "gpt-5.2-pro", "gpt-5.4", "gpt-5-pro", "gpt-4.1", "gpt-4.1-mini",
+    "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "o1", "o1-mini", "o1-pro", "o3", "o3-mini", "o3-pro", "o4-mini",
+  ];
 
   constructor(init: unknown = {}) {
     super(init);

@@ -98,7 +98,7 @@ test("streaming: role chunk, text chunks with start and index, usage chunk, rebu
     assert.equal(received.at(-1)!.meta.usage, { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 });
     assert.is(received.at(-1)!.index, null);
     const { text: replyText, meta } = replies[0]!;
-    assert.equal([replyText, meta.finish_reason, meta.model, meta.index], ["one two three", "stop", "gpt-4o-mini", 0]);
+    assert.equal([replyText, meta.finish_reason, meta.model, meta.index], ["one two three", "stop", "gpt-5-mini", 0]);
     assert.equal(meta.usage, { prompt_tokens: 3, completion_tokens: 3, total_tokens: 6 });
     assert.type(meta.completion_start_time, "string");
   }));
@@ -180,7 +180,7 @@ test("a hanging endpoint fails with a time-out error within the retry budget", (
   withFixture(async (f) => {
     f.script(() => ({ hang: true }));
     // The fixture never answers: only the time-out ends each attempt.
-    const err = await rejects(chat(f, { timeout: 0.5 }).run({ messages: hi }, ctx()));
+    const err = await rejects(chat(f, { timeout: 0.5, max_retries: 2 }).run({ messages: hi }, ctx()));
     assert.match(err.message, /OpenAIChatGenerator 'llm': the OpenAI API at http:\/\/127\.0\.0\.1:\d+\/v1 timed out \(no answer within 0\.5 s\)/);
     assert.is(f.requests.length, 3, "the first attempt and max_retries (2) retries");
   }));
@@ -258,11 +258,11 @@ test("declared types, aliases and sockets", () => {
     // Every init parameter, as Haystack's to_dict writes them: those without a default as null.
     init_parameters: {
       api_key: { type: "env_var", env_vars: ["OPENAI_API_KEY"], strict: true },
-      model: "gpt-4o-mini",
+      model: "gpt-5-mini",
       tools_strict: false,
       api_base_url: null,
       organization: null,
-      generation_kwargs: null,
+      generation_kwargs: {},
       timeout: null,
       max_retries: null,
       streaming_callback: null,
