@@ -9,14 +9,11 @@
  * stream the same way.
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { messageOf, pipelineFailure, type DeployedPipeline, type Logger, type PluginApi, type UploadedFile } from "svc/plugin";
-import type { RunError, RunRecord, RunStatus, RunStore } from "svc/runs";
+import { pipelineFailure, type DeployedPipeline, type Logger, type PluginApi, type UploadedFile } from "svc/plugin";
+import { RunExecutor, type RunRecord, type RunStore } from "svc/runs";
 import { responseError, type Json } from "./response-object.js";
 import { ResponseState, type ResponseEvent } from "./responses-stream.js";
 import { baseOf, storedFinal } from "./stored-responses.js";
-
-const CANCELLED: RunError = { code: "cancelled", message: "The response was cancelled." };
-const SHUTDOWN: RunError = { code: "shutdown", message: "The instance running it shut down before the response finished." };
 
 /** Events the log never holds: the terminal one comes from the run's final record. */
 const TERMINAL = new Set(["response.completed", "response.failed"]);
@@ -31,94 +28,65 @@ export interface ResponseJob {
   readonly headers?: IncomingHttpHeaders;
 }
 
-interface Active {
-  readonly controller: AbortController;
-  done: Promise<void>;
-  cause?: "cancel" | "shutdown";
-}
-
 export class BackgroundResponses {
-  private readonly active = new Map<string, Active>();
+  private readonly executor: RunExecutor;
 
   constructor(
     private readonly kernel: Pick<PluginApi, "invoke">,
     private readonly store: RunStore,
-    private readonly log: Logger,
+    log: Logger,
     private readonly uiEvents: boolean,
-  ) {}
+  ) {
+    this.executor = new RunExecutor(store, log, "response");
+  }
 
   /** Starts the response (stored `queued`); returns at once. */
   start(run: RunRecord, job: ResponseJob): void {
-    const active: Active = { controller: new AbortController(), done: Promise.resolve() };
-    this.active.set(run.id, active);
-    active.done = this.execute(run, job, active).catch((error) =>
-      this.log.error(`Background response ${run.id} of '${run.pipeline}': could not record its outcome: ${messageOf(error)}`),
-    );
+    const { id } = run;
+    const state = new ResponseState(baseOf(run), { uiEvents: this.uiEvents });
+    this.executor.start(run, {
+      work: async (signal) => {
+        await this.append(id, state.start());
+        const invocation = await this.kernel.invoke({
+          pipeline: job.pipeline,
+          method: "runResponse",
+          transport: "openai",
+          input: job.body,
+          args: job.args,
+          files: job.files,
+          events: this.uiEvents,
+          signal,
+          requestId: id,
+          headers: job.headers,
+        });
+        try {
+          for await (const item of invocation.stream("response.event", invocation.source?.items ?? [invocation.result])) {
+            await this.append(id, state.push(item));
+            if (state.done || signal.aborted) break;
+          }
+        } finally {
+          invocation.close();
+        }
+        if (signal.aborted) throw signal.reason;
+        await this.append(id, state.close());
+        return storedFinal(state, "completed");
+      },
+      interrupted: async (end) => {
+        await this.append(id, state.close()).catch(() => undefined);
+        if (end.cause === "cancel") return { result: storedFinal(state, "cancelled"), error: end.error };
+        if (end.cause === "shutdown") return { result: storedFinal(state, "failed", { code: "server_error", message: end.error.message }), error: end.error };
+        const failure = pipelineFailure(end.error);
+        return { result: storedFinal(state, "failed", responseError(failure)), error: { code: "pipeline_failed", message: failure.message } };
+      },
+    });
   }
 
   /** Aborts every response still running and waits until each recorded its end (`failed`, code `shutdown`). */
-  async close(): Promise<void> {
-    for (const active of this.active.values()) {
-      active.cause ??= "shutdown";
-      active.controller.abort(new Error(SHUTDOWN.message));
-    }
-    await Promise.all([...this.active.values()].map((a) => a.done));
-  }
-
-  private async execute(run: RunRecord, job: ResponseJob, active: Active): Promise<void> {
-    const { id } = run;
-    const { signal } = active.controller;
-    const state = new ResponseState(baseOf(run), { uiEvents: this.uiEvents });
-    try {
-      await this.store.hold(id, () => {
-        active.cause ??= "cancel";
-        active.controller.abort(new Error(CANCELLED.message));
-      });
-      const started = await this.store.update(id, { status: "in_progress", started_at: new Date().toISOString() });
-      if (!started?.changed) return; // cancelled (or deleted) before it started
-      await this.append(id, state.start());
-      const invocation = await this.kernel.invoke({
-        pipeline: job.pipeline,
-        method: "runResponse",
-        transport: "openai",
-        input: job.body,
-        args: job.args,
-        files: job.files,
-        events: this.uiEvents,
-        signal,
-        requestId: id,
-        headers: job.headers,
-      });
-      try {
-        for await (const item of invocation.stream("response.event", invocation.source?.items ?? [invocation.result])) {
-          await this.append(id, state.push(item));
-          if (state.done || signal.aborted) break;
-        }
-      } finally {
-        invocation.close();
-      }
-      if (signal.aborted) throw signal.reason;
-      await this.append(id, state.close());
-      await this.finish(id, "completed", storedFinal(state, "completed"));
-    } catch (error) {
-      await this.append(id, state.close()).catch(() => undefined);
-      if (active.cause === "cancel") await this.finish(id, "cancelled", storedFinal(state, "cancelled"), CANCELLED);
-      else if (active.cause === "shutdown") await this.finish(id, "failed", storedFinal(state, "failed", { code: "server_error", message: SHUTDOWN.message }), SHUTDOWN);
-      else {
-        const failure = pipelineFailure(error);
-        await this.finish(id, "failed", storedFinal(state, "failed", responseError(failure)), { code: "pipeline_failed", message: failure.message });
-      }
-    } finally {
-      this.active.delete(id);
-      await this.store.release(id).catch(() => undefined);
-    }
+  close(): Promise<void> {
+    return this.executor.close();
   }
 
   private async append(id: string, events: readonly ResponseEvent[]): Promise<void> {
     for (const e of events) if (!TERMINAL.has(e.event)) await this.store.append(id, e.event, e.data);
-  }
-
-  private async finish(id: string, status: RunStatus, result: Json, error?: RunError): Promise<void> {
-    await this.store.finish(id, status, { result, error });
   }
 }

@@ -23,6 +23,7 @@ export { MemoryRunStore, type MemoryRunStoreOptions } from "./memory-store.js";
 export { RedisRunStore, type RedisRunStoreOptions } from "./redis-store.js";
 export { followRun } from "./follow.js";
 export { BackgroundRunner } from "./runner.js";
+export { RunExecutor, type RunInterruption, type RunJob, type RunOutcome } from "./run-executor.js";
 export {
   RUN_STATUSES,
   FINAL_STATUSES,
