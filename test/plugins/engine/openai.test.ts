@@ -13,6 +13,7 @@ import type { ComponentContext } from "../../../plugins/engine/component.js";
 import { OpenAIChatGenerator } from "../../../plugins/engine/components/openai-chat-generator.js";
 import { OpenAIGenerator } from "../../../plugins/engine/components/openai-generator.js";
 import { startOpenAIFixture, type OpenAIFixture } from "../../fixtures/openai-server.js";
+import { withEnv } from "../../helpers/env.js";
 
 const KEY = "test-key";
 const apiKey = { type: "env_var", env_vars: ["TEST_OPENAI_KEY"], strict: true };
@@ -20,17 +21,6 @@ const ctx = (extra: Partial<ComponentContext> = {}): ComponentContext => ({ name
 const hi = [ChatMessage.fromUser("hi")];
 
 /** Sets env vars for the duration of `fn` (tests share one process), then restores them. */
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const assign = (values: Record<string, string | undefined>) =>
-    Object.entries(values).forEach(([k, value]) => (value === undefined ? delete process.env[k] : (process.env[k] = value)));
-  assign(vars);
-  try {
-    return await fn();
-  } finally {
-    assign(saved);
-  }
-}
 
 /** A fixture expecting KEY, with TEST_OPENAI_KEY set to it; always closed. */
 async function withFixture(fn: (f: OpenAIFixture) => Promise<void>): Promise<void> {

@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { ChatMessage, Document } from "svc/engine";
 import { AnswerBuilder } from "../../../../plugins/engine/components/answer-builder.js";
 import { GeneratedAnswer } from "../../../../plugins/engine/dataclasses/generated-answer.js";
+import { loggedContext } from "../../../helpers/env.js";
 
 type Answer = GeneratedAnswer;
 const answersOf = (out: { answers: Answer[] }) => out.answers;
@@ -20,12 +21,7 @@ function checkAnswer(a: Answer | undefined, data: string, query: string, meta: R
   assert.is(a.query, query);
   if (documents) assert.equal(a.documents.map((d) => d.content), documents);
 }
-/** A context whose logger records warnings (Haystack's caplog). */
-function logged() {
-  const warnings: string[] = [];
-  const log = { warn: (m: string) => void warnings.push(m), info: () => undefined, debug: () => undefined, error: () => undefined, child: () => log } as any;
-  return { ctx: { name: "answer_builder", signal: new AbortController().signal, tracer: undefined as any, log }, warnings };
-}
+const logged = () => loggedContext("answer_builder");
 const docs = (...contents: string[]) => contents.map((content) => new Document({ content }));
 const numbered = (n: number, prefix = "doc ") => Array.from({ length: n }, (_, i) => new Document({ content: `${prefix}${i + 1}` }));
 const MESSAGE_META = { model: "gpt-4o-mini", index: 0, finish_reason: "stop", usage: { prompt_tokens: 32, completion_tokens: 153, total_tokens: 185 } };

@@ -8,18 +8,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ChatMessage, OpenAIChatGenerator, Secret, Tool, type StreamingChunk } from "svc/engine";
 import { makeSchemaStrict, messageFromChunks, openAITools, toStreamingChunk } from "../../../../plugins/engine/components/openai-conversion.js";
+import { withEnv } from "../../../helpers/env.js";
 
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T | Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const assign = (values: Record<string, string | undefined>) =>
-    Object.entries(values).forEach(([k, value]) => (value === undefined ? delete process.env[k] : (process.env[k] = value)));
-  assign(vars);
-  try {
-    return await fn();
-  } finally {
-    assign(saved);
-  }
-}
 const noEnv = { OPENAI_TIMEOUT: undefined, OPENAI_MAX_RETRIES: undefined };
 
 test("test_warm_up_uses_default_timeout_and_max_retries", () =>

@@ -14,29 +14,14 @@ import { ChatMessage, createRegistry, OpenAIChatGenerator, Secret, Tool, type St
 import { pipelineFromDocument, readPipelineDocument } from "../../../../plugins/engine/yaml.js";
 import { checkFinishReason } from "../../../../plugins/engine/components/openai-conversion.js";
 import { startOpenAIFixture, type OpenAIFixture } from "../../../fixtures/openai-server.js";
+import { withEnv, loggedContext } from "../../../helpers/env.js";
 
 const TYPE = "haystack.components.generators.chat.openai.OpenAIChatGenerator";
 const KEY = "test-api-key";
 
-/** A context whose logger records warnings (Haystack's caplog). */
-function logged() {
-  const warnings: string[] = [];
-  const log = { warn: (m: string) => void warnings.push(m), info: () => undefined, debug: () => undefined, error: () => undefined, child: () => log } as any;
-  return { ctx: { name: "llm", signal: new AbortController().signal, tracer: undefined as any, log }, warnings };
-}
+const logged = () => loggedContext("llm");
 const ctx = () => logged().ctx;
 
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T | Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const assign = (values: Record<string, string | undefined>) =>
-    Object.entries(values).forEach(([k, value]) => (value === undefined ? delete process.env[k] : (process.env[k] = value)));
-  assign(vars);
-  try {
-    return await fn();
-  } finally {
-    assign(saved);
-  }
-}
 
 async function withFixture(fn: (f: OpenAIFixture, make: (init?: Record<string, unknown>) => OpenAIChatGenerator) => Promise<void>): Promise<void> {
   const fixture = await startOpenAIFixture({ apiKey: KEY });

@@ -14,29 +14,15 @@ import { OpenAIDocumentEmbedder } from "../../../../plugins/engine/components/op
 import { pipelineFromDocument, readPipelineDocument } from "../../../../plugins/engine/yaml.js";
 import { createRegistry } from "svc/engine";
 import { startOpenAIFixture, type OpenAIFixture } from "../../../fixtures/openai-server.js";
+import { withEnv, loggedContext } from "../../../helpers/env.js";
 
 const TEXT = "haystack.components.embedders.openai_text_embedder.OpenAITextEmbedder";
 const DOCS = "haystack.components.embedders.openai_document_embedder.OpenAIDocumentEmbedder";
 const KEY = "fake-api-key";
 
-function logged() {
-  const errors: string[] = [];
-  const log = { warn: () => undefined, info: () => undefined, debug: () => undefined, error: (m: string) => void errors.push(m), child: () => log } as any;
-  return { ctx: { name: "embedder", signal: new AbortController().signal, tracer: undefined as any, log }, errors };
-}
+const logged = () => loggedContext("embedder");
 const ctx = () => logged().ctx;
 
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T | Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const assign = (values: Record<string, string | undefined>) =>
-    Object.entries(values).forEach(([k, value]) => (value === undefined ? delete process.env[k] : (process.env[k] = value)));
-  assign(vars);
-  try {
-    return await fn();
-  } finally {
-    assign(saved);
-  }
-}
 async function withFixture(fn: (f: OpenAIFixture) => Promise<void>): Promise<void> {
   const fixture = await startOpenAIFixture({ apiKey: KEY });
   try {

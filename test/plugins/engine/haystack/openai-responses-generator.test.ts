@@ -11,22 +11,12 @@ import { ChatMessage, createRegistry, Secret, Tool, type StreamingChunk } from "
 import { OpenAIResponsesChatGenerator } from "../../../../plugins/engine/components/openai-responses-chat-generator.js";
 import { pipelineFromDocument, readPipelineDocument } from "../../../../plugins/engine/yaml.js";
 import { startResponsesFixture, type ResponsesFixture } from "../../../fixtures/openai-responses-server.js";
+import { withEnv } from "../../../helpers/env.js";
 
 const TYPE = "haystack.components.generators.chat.openai_responses.OpenAIResponsesChatGenerator";
 const KEY = "test-api-key";
 const ctx = () => ({ name: "llm", signal: new AbortController().signal, tracer: undefined as any });
 
-async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => T | Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const assign = (values: Record<string, string | undefined>) =>
-    Object.entries(values).forEach(([k, value]) => (value === undefined ? delete process.env[k] : (process.env[k] = value)));
-  assign(vars);
-  try {
-    return await fn();
-  } finally {
-    assign(saved);
-  }
-}
 async function withFixture(fn: (f: ResponsesFixture, make: (init?: Record<string, unknown>) => OpenAIResponsesChatGenerator) => Promise<void>): Promise<void> {
   const fixture = await startResponsesFixture({ apiKey: KEY });
   const make = (init: Record<string, unknown> = {}) => new OpenAIResponsesChatGenerator({ api_key: Secret.fromToken(KEY), api_base_url: fixture.url, max_retries: 0, ...init });
