@@ -41,3 +41,14 @@ export async function until(check: () => boolean, ms = 5000, what = "condition")
     await sleep(10);
   }
 }
+
+/** Reads until `ok` holds for the value read or `ms` pass; returns the last value read (the caller asserts on it). */
+export async function untilValue<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = await read();
+  while (!ok(value) && Date.now() < deadline) {
+    await sleep(50);
+    value = await read();
+  }
+  return value;
+}

@@ -77,12 +77,4 @@ export async function collect(stream: AsyncIterable<StreamResponse>): Promise<St
   return events;
 }
 
-export async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
+export { untilValue as until } from "../../helpers/http.js";

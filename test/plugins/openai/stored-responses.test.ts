@@ -17,6 +17,7 @@ import { addKey } from "../../../cli/auth.js";
 import { startPipelineKernel, tempDir, type PipelineKernel } from "../../helpers/pipelines.js";
 import { redisSkipReason, startRedis } from "../../helpers/redis.js";
 import { rejects } from "../../helpers/rejects.js";
+import { untilValue } from "../../helpers/http.js";
 
 /**
  * `echo` answers the conversation it got (`role:text | …`) in three streamed parts; with
@@ -54,15 +55,7 @@ async function kernel(settings: Record<string, unknown> = {}, options: { withRun
 
 const clientOf = (k: PipelineKernel, apiKey = "test-key") => new OpenAI({ apiKey, baseURL: `${k.url}/v1`, maxRetries: 0, timeout: 30_000 });
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
+const until = <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => untilValue(read, ok, 20_000);
 
 const CONVERSATION = "user:hi there";
 

@@ -10,6 +10,7 @@ import { createParser } from "eventsource-parser";
 import runsPlugin from "svc/runs";
 import { startPipelineKernel, wrapper, type PipelineKernel } from "../../helpers/pipelines.js";
 import { redisSkipReason, startRedis } from "../../helpers/redis.js";
+import { untilValue as until } from "../../helpers/http.js";
 
 const test = suite("rest runs");
 
@@ -36,15 +37,6 @@ const json = async (url: string, init?: RequestInit) => {
 };
 const post = (url: string, body?: unknown) => json(url, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
-  return value;
-}
 
 /** The SSE events of a run: id, event name and parsed data. */
 async function sseEvents(url: string, headers: Record<string, string> = {}): Promise<{ id?: string; event?: string; data: any }[]> {
