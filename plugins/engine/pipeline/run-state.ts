@@ -1,18 +1,15 @@
 /**
- * @module The run state of one pipeline run and Haystack 2.x's readiness rules over it. Each
+ * @module The run state of one pipeline run: each component's priority (from Haystack's
+ * predicates in component-checks.ts), what a run consumes and how outputs are delivered. Each
  * input socket holds a list of `{sender, value}` records: `sender` null for user input, `value`
  * possibly NO_OUTPUT, the marker a sender writes for a declared output it did not produce (a
  * router's branch not taken), so receivers know the sender ran.
  */
 import type { Component, InputSocket } from "../component.js";
 import type { Edge } from "./connections.js";
+import { allPredecessorsExecuted, areAllSocketsReady, canComponentRun, isAnyGreedySocketReady, NO_OUTPUT, type InputRecord, type Inputs } from "./component-checks.js";
 
-export const NO_OUTPUT: unique symbol = Symbol("svc.engine.noOutputProduced");
-
-export interface InputRecord {
-  readonly sender: string | null;
-  readonly value: unknown;
-}
+export { NO_OUTPUT, type InputRecord, type Inputs };
 
 /** Best first, as in Haystack 3: a ready greedy socket, all senders done, waiting (3.x merged DEFER_LAST into DEFER). */
 export enum Priority {
@@ -32,55 +29,14 @@ export interface Node {
   visits: number;
 }
 
-export type Inputs = Map<string, InputRecord[]>;
-
-const hasValue = (records: readonly InputRecord[]) => records.some((r) => r.value !== NO_OUTPUT);
-
-function socketPredecessorsExecuted(node: Node, socket: InputSocket, records: readonly InputRecord[]): boolean {
-  const expected = node.senders.get(socket.name) ?? [];
-  const executed = new Set(records.flatMap((r) => (r.sender === null ? [] : [r.sender])));
-  return expected.every((s) => executed.has(s));
-}
-
-function socketReceivedAll(node: Node, socket: InputSocket, records: readonly InputRecord[]): boolean {
-  if (records.length === 0) return false;
-  if (socket.kind === "greedyVariadic") return hasValue(records);
-  if (socket.kind === "normal") return records[0]!.value !== NO_OUTPUT;
-  return socketPredecessorsExecuted(node, socket, records) && hasValue(records);
-}
-
-function socketsReady(node: Node, inputs: Inputs, onlyMandatory: boolean): boolean {
-  return node.sockets
-    .filter((s) => !onlyMandatory || s.mandatory)
-    .every((s) => {
-      const records = inputs.get(s.name) ?? [];
-      return socketReceivedAll(node, s, records) || (s.kind === "lazyVariadic" && hasValue(records));
-    });
-}
-
-function hasTrigger(node: Node, inputs: Inputs): boolean {
-  let fromPredecessor = false;
-  let fromUser = false;
-  for (const records of inputs.values()) {
-    for (const r of records) {
-      if (r.sender !== null && r.value !== NO_OUTPUT) fromPredecessor = true;
-      if (r.sender === null) fromUser = true;
-    }
-  }
-  if (fromPredecessor) return true;
-  if (node.visits > 0) return false;
-  return fromUser || [...node.senders.values()].every((s) => s.length === 0);
-}
-
-export function canRun(node: Node, inputs: Inputs): boolean {
-  return socketsReady(node, inputs, true) && hasTrigger(node, inputs);
-}
-
+/**
+ * Haystack's `_calculate_priority`. HIGHEST needs a ready greedy socket and every socket checked
+ * by `areAllSocketsReady`'s default (mandatory ones and those with senders), not just the mandatory ones.
+ */
 export function priorityOf(node: Node, inputs: Inputs): Priority {
-  if (!canRun(node, inputs)) return Priority.BLOCKED;
-  const greedyReady = node.sockets.some((s) => s.kind === "greedyVariadic" && socketReceivedAll(node, s, inputs.get(s.name) ?? []));
-  if (greedyReady && socketsReady(node, inputs, true)) return Priority.HIGHEST;
-  if (node.sockets.every((s) => socketPredecessorsExecuted(node, s, inputs.get(s.name) ?? []))) return Priority.READY;
+  if (!canComponentRun(node, inputs)) return Priority.BLOCKED;
+  if (isAnyGreedySocketReady(node, inputs) && areAllSocketsReady(node, inputs)) return Priority.HIGHEST;
+  if (allPredecessorsExecuted(node, inputs)) return Priority.READY;
   return Priority.DEFER;
 }
 
