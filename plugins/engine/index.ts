@@ -33,6 +33,7 @@ export { Component, socket, variadic, greedyVariadic, output, selectStreamingCal
 export type { ComponentClass, ComponentContext, InputSocket, InputSocketSpec, OutputSocket, OutputSocketSpec, Outputs, SocketKind } from "./component.js";
 export { Pipeline, type PipelineOptions, type RunOptions } from "./pipeline/pipeline.js";
 export type { PipelineResult } from "./pipeline/scheduler.js";
+export { PipelineStreamHandle, type StreamOptions } from "./pipeline/stream.js";
 export * from "./pipeline/errors.js";
 export { loadPipelineYaml, dumpPipelineYaml, parseYaml } from "./yaml.js";
 export { YamlPipeline } from "./yaml-deploy.js";

@@ -9,6 +9,7 @@ import { typeName } from "../type-ref.js";
 import { makeAutoVariadic, parseEndpoint, resolveEdge, unmakeAutoVariadic, type Edge } from "./connections.js";
 import { PipelineConnectError, PipelineError, PipelineValidationError, ValueError } from "./errors.js";
 import { runPipeline, type PipelineResult } from "./scheduler.js";
+import { streamPipeline, type PipelineStreamHandle, type StreamOptions } from "./stream.js";
 
 export interface PipelineOptions {
   metadata?: Record<string, unknown>;
@@ -186,6 +187,11 @@ export class Pipeline {
   /** Runs with `data` keyed by component (`{llm: {messages}}`) or flat (`{query}`: sent to every open socket of that name). */
   run(data: Record<string, unknown> = {}, options: RunOptions = {}): Promise<PipelineResult> {
     return runPipeline(this, data, options);
+  }
+
+  /** Runs and streams the streaming components' chunks (Haystack 3's `stream`); see stream.ts. */
+  stream(data: Record<string, unknown> = {}, options: StreamOptions = {}): PipelineStreamHandle {
+    return streamPipeline(this, data, options);
   }
 
   private describe(pick: (name: string, c: Component) => (InputSocket | OutputSocket)[]): Record<string, Record<string, SocketInfo>> {
