@@ -16,6 +16,7 @@ import { consume, deliver, NO_OUTPUT, priorityOf, Priority, type Inputs, type No
 import { distributeInput } from "./run-input.js";
 import { topologicalRanks } from "./topology.js";
 import { deepCopy } from "./copy.js";
+import { FIFOPriorityQueue } from "./priority-queue.js";
 import { findBlockingComponents, isPossiblyBlocked, shortType, warnBlocked, warnUndeclaredOutputs } from "./blocking.js";
 
 export type PipelineResult = Record<string, Record<string, unknown>>;
@@ -173,25 +174,30 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     if (Object.keys(kept).length || includeFrom.has(node.name)) result[node.name] = kept;
   };
 
-  const candidates = () =>
-    [...nodes.values()]
-      .filter((n) => !running.has(n.name))
-      .map((n) => ({ node: n, priority: priorityOf(n, state.get(n.name)!) }))
-      .sort((a, b) =>
-        a.priority - b.priority ||
-        (a.priority >= Priority.DEFER ? ranks.get(a.node.name)! - ranks.get(b.node.name)! : 0) ||
-        a.node.name.toLowerCase().localeCompare(b.node.name.toLowerCase()),
-      );
+  // Haystack's `_fill_queue`: the components not running, pushed in name order, so equal priorities keep it.
+  const byName = [...nodes.values()].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+  const fillQueue = () => {
+    const queue = new FIFOPriorityQueue<Node>();
+    for (const n of byName) if (!running.has(n.name)) queue.push(n, priorityOf(n, state.get(n.name)!));
+    return queue;
+  };
+  // Haystack's `_tiebreak_waiting_components`: of the first priority's components, the first in topological order, then by name.
+  const tiebreak = (queue: FIFOPriorityQueue<Node>): Node => {
+    const [priority, head] = queue.pop();
+    const same = [head];
+    while (queue.length && queue.peek()[0] === priority) same.push(queue.pop()[1]);
+    return same.sort((a, b) => ranks.get(a.name)! - ranks.get(b.name)!)[0]!;
+  };
 
   try {
     let first = true;
     while (failure === undefined) {
       if (signal.aborted) throw signal.reason ?? new Error("The pipeline run was aborted.");
-      const queue = candidates();
-      const best = queue[0];
-      if (first && (!best || best.priority === Priority.BLOCKED)) throw new PipelineComponentsBlockedError();
+      const queue = fillQueue();
+      const best = queue.length ? queue.peek()[0] : undefined;
+      if (first && (best === undefined || best === Priority.BLOCKED)) throw new PipelineComponentsBlockedError();
       first = false;
-      if (!best || best.priority === Priority.BLOCKED) {
+      if (best === undefined || best === Priority.BLOCKED) {
         if (running.size === 0) {
           if (isPossiblyBlocked(pipeline, result)) warnBlocked(options.log, findBlockingComponents(nodes, state, ranks));
           break;
@@ -199,24 +205,20 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
         await Promise.race(running.values());
         continue;
       }
-      if (best.priority === Priority.HIGHEST) {
+      if (best === Priority.HIGHEST) {
         // A greedy socket must see every value in flight: wait for all, then re-evaluate.
         if (running.size) {
           await Promise.all(running.values());
           continue;
         }
-        start(best.node);
-        await running.get(best.node.name);
+        const node = queue.pop()[1];
+        start(node);
+        await running.get(node.name);
         continue;
       }
-      if (best.priority === Priority.READY) {
-        for (const c of queue) {
-          if (c.priority !== Priority.READY || running.size >= limit) break;
-          start(c.node);
-        }
-        if (running.size >= limit || !queue.some((c) => c.priority === Priority.READY && !running.has(c.node.name))) {
-          await Promise.race(running.values());
-        }
+      if (best === Priority.READY) {
+        while (queue.length && queue.peek()[0] === Priority.READY && running.size < limit) start(queue.pop()[1]);
+        if (running.size >= limit || !(queue.length && queue.peek()[0] === Priority.READY)) await Promise.race(running.values());
         continue;
       }
       // Deferred: only when nothing else is running.
@@ -224,8 +226,9 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
         await Promise.race(running.values());
         continue;
       }
-      start(best.node);
-      await running.get(best.node.name);
+      const node = tiebreak(queue);
+      start(node);
+      await running.get(node.name);
     }
     await Promise.allSettled(running.values());
     if (failure !== undefined) throw failure;
