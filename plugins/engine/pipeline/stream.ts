@@ -59,7 +59,7 @@ export class PipelineStreamHandle implements AsyncIterable<StreamingChunk> {
         const item = this.queue.shift()!;
         if (item === END) {
           this.queue.push(END); // a second iteration ends too
-          this.result; // a failed run throws its error here, a cancelled one says so
+          void this.result; // throws a failed run's error, or that the run was cancelled
           return;
         }
         yield item;
