@@ -129,7 +129,8 @@ push("delivery retries with backoff as run webhooks do: a receiver that fails fi
     const request = message("retry me", { returnImmediately: true });
     request.configuration!.taskPushNotificationConfig = TaskPushNotificationConfig.fromJSON({ url: `${origin}/hook` });
     const task = asTask(await client.sendMessage(request));
-    const seen = await until(async () => attempts, (a) => a.some((n) => n.state === "TASK_STATE_COMPLETED" && n.status === 200));
+    // The first attempt fails; wait for its retry (after the backoff) and for the completed notification.
+    const seen = await until(async () => attempts, (a) => a.some((n) => n.state === "TASK_STATE_COMPLETED" && n.status === 200) && a.filter((n) => n.id === a[0]!.id).length >= 2);
     const failed = seen[0]!;
     assert.is(failed.status, 503);
     const retried = seen.slice(1).filter((n) => n.id === failed.id);
