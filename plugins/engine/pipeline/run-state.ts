@@ -49,9 +49,10 @@ function socketReceivedAll(node: Node, socket: InputSocket, records: readonly In
   return socketPredecessorsExecuted(node, socket, records) && hasValue(records);
 }
 
+/** Haystack's `are_all_sockets_ready`: the mandatory sockets, or else those and every socket with a sender. */
 function socketsReady(node: Node, inputs: Inputs, onlyMandatory: boolean): boolean {
   return node.sockets
-    .filter((s) => !onlyMandatory || s.mandatory)
+    .filter((s) => s.mandatory || (!onlyMandatory && (node.senders.get(s.name) ?? []).length > 0))
     .every((s) => {
       const records = inputs.get(s.name) ?? [];
       return socketReceivedAll(node, s, records) || (s.kind === "lazyVariadic" && hasValue(records));
@@ -79,7 +80,9 @@ export function canRun(node: Node, inputs: Inputs): boolean {
 export function priorityOf(node: Node, inputs: Inputs): Priority {
   if (!canRun(node, inputs)) return Priority.BLOCKED;
   const greedyReady = node.sockets.some((s) => s.kind === "greedyVariadic" && socketReceivedAll(node, s, inputs.get(s.name) ?? []));
-  if (greedyReady && socketsReady(node, inputs, true)) return Priority.HIGHEST;
+  // A greedy socket runs at once only when every socket with a sender is filled too (an optional
+  // input still on its way defers it).
+  if (greedyReady && socketsReady(node, inputs, false)) return Priority.HIGHEST;
   if (node.sockets.every((s) => socketPredecessorsExecuted(node, s, inputs.get(s.name) ?? []))) return Priority.READY;
   return Priority.DEFER;
 }
