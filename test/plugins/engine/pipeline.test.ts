@@ -328,7 +328,8 @@ test("runs make haystack.pipeline.run and haystack.component.run spans; content 
     ["haystack.component.run", "haystack.pipeline.run", "add"],
     ["haystack.component.run", "haystack.pipeline.run", "double"],
   ]);
-  assert.is(spans[1]!.tags["haystack.component.type"], AddFixedValue.type);
+  assert.is(spans[1]!.tags["haystack.component.type"], "AddFixedValue");
+  assert.is(spans[1]!.tags["haystack.component.fully_qualified_type"], AddFixedValue.type);
   assert.not.ok("haystack.component.input" in spans[1]!.tags);
   spans.length = 0;
   await p.run({ add: { value: 1 } }, { tracer: tracer as never, contentTracing: true });
