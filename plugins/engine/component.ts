@@ -118,6 +118,9 @@ export abstract class Component<P = any> {
   /** Idempotent; called before every pipeline run. */
   warmUp?(): void | Promise<void>;
 
+  /** Releases what `warmUp` or runs opened (clients); called by `Pipeline.close()`, never by a run. */
+  close?(): void | Promise<void>;
+
   get inputSockets(): Record<string, InputSocket> {
     return this.socketsOnce().inputs;
   }

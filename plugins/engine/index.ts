@@ -35,7 +35,7 @@ export { Pipeline, type PipelineOptions, type RunOptions } from "./pipeline/pipe
 export type { PipelineResult } from "./pipeline/scheduler.js";
 export { PipelineStreamHandle, type StreamOptions } from "./pipeline/stream.js";
 export * from "./pipeline/errors.js";
-export { loadPipelineYaml, dumpPipelineYaml, parseYaml } from "./yaml.js";
+export { loadPipelineYaml, dumpPipelineYaml, parseYaml, pipelineFromDict, type LoadOptions } from "./yaml.js";
 export { YamlPipeline } from "./yaml-deploy.js";
 export { streamingGenerator, type StreamingGeneratorOptions, type StreamExtra } from "./streaming-generator.js";
 export { ChatMessage, chatRoleFromStr, parseArguments, type ChatRole, type ContentPart, type ToolCall, type ToolCallResult, type ReasoningContent } from "./dataclasses/chat-message.js";

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_YAML_ENTRIES, HttpError, formatIssues, messageOf, parseYaml
 import { Secret } from "./dataclasses/secret.js";
 import { PipelineError } from "./pipeline/errors.js";
 import { Pipeline } from "./pipeline/pipeline.js";
+import type { Component } from "./component.js";
 import type { EngineRegistry } from "./registry.js";
 import { rememberCallableName } from "./callable-names.js";
 import { isSerializedTool, toolFromDict } from "./tool-serde.js";
@@ -22,8 +23,9 @@ const tupleTag: Tags[number] = {
 };
 
 const PipelineYaml = v.looseObject({
-  components: v.optional(v.record(v.string(), v.object({ type: v.string(), init_parameters: v.optional(v.nullable(v.record(v.string(), v.unknown()))) })), {}),
-  connections: v.optional(v.array(v.object({ sender: v.string(), receiver: v.string() })), []),
+  // `type`, `sender` and `receiver` are checked while loading, with Haystack's messages.
+  components: v.optional(v.record(v.string(), v.object({ type: v.optional(v.string()), init_parameters: v.optional(v.nullable(v.record(v.string(), v.unknown()))) })), {}),
+  connections: v.optional(v.array(v.object({ sender: v.optional(v.string()), receiver: v.optional(v.string()) })), []),
   metadata: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
   max_runs_per_component: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 100),
   connection_type_validation: v.optional(v.boolean(), true),
@@ -107,7 +109,12 @@ export interface LoadOptions {
    * (`unsafe: true`) and name custom Jinja filters (registered functions). Off: such YAML is refused.
    */
   unsafe?: boolean;
+  /** Haystack's `from_dict(data, components=...)`: instances used as they are for these names (their `type` may be left out). */
+  components?: Record<string, Component>;
 }
+
+/** Python's repr of a small dict, as Haystack's messages print a connection. */
+const pythonDict = (o: Record<string, unknown>) => `{${Object.entries(o).map(([k, x]) => `'${k}': ${typeof x === "string" ? `'${x}'` : JSON.stringify(x)}`).join(", ")}}`;
 
 /** Builds a pipeline from a parsed definition; an unknown type lists the registered types. */
 export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegistry, options: LoadOptions = {}): Pipeline {
@@ -117,11 +124,17 @@ export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegi
     connectionTypeValidation: doc.connection_type_validation,
   });
   for (const [name, spec] of Object.entries(doc.components)) {
+    const given = options.components?.[name];
+    if (given) {
+      pipeline.addComponent(name, given);
+      continue;
+    }
+    if (spec.type === undefined) throw new PipelineError(`Missing 'type' in component '${name}'`);
     let cls;
     try {
       cls = registry.components.get(spec.type);
     } catch (error) {
-      throw new PipelineError(`Component '${name}': ${messageOf(error)}`);
+      throw new PipelineError(`Component '${spec.type}' (name: '${name}') not imported. ${messageOf(error)}`, { cause: error });
     }
     if (!options.unsafe) (cls as { checkSafeLoading?: (init: Record<string, unknown>) => void }).checkSafeLoading?.(spec.init_parameters ?? {});
     try {
@@ -130,23 +143,33 @@ export function pipelineFromDocument(doc: PipelineDocument, registry: EngineRegi
       throw new PipelineError(`Couldn't deserialize component '${name}' of type '${spec.type}': ${messageOf(error)}`, { cause: error });
     }
   }
-  for (const { sender, receiver } of doc.connections) pipeline.connect(sender, receiver);
+  for (const connection of doc.connections) {
+    if (connection.sender === undefined) throw new PipelineError(`Missing sender in connection: ${pythonDict(connection)}`);
+    if (connection.receiver === undefined) throw new PipelineError(`Missing receiver in connection: ${pythonDict(connection)}`);
+    pipeline.connect(connection.sender, connection.receiver);
+  }
   return pipeline;
 }
 
+/** Haystack's `Pipeline.from_dict`: a pipeline from its `to_dict()` form. */
+export function pipelineFromDict(data: unknown, registry: EngineRegistry, options: LoadOptions = {}): Pipeline {
+  return pipelineFromDocument(readPipelineDocument(data), registry, options);
+}
+
+/** Haystack's `Pipeline.loads`: text that is not YAML is its "unmarshalling" error. */
 export function loadPipelineYaml(text: string, registry: EngineRegistry, options: LoadOptions = {}): Pipeline {
-  return pipelineFromDocument(readPipelineDocument(parseYaml(text)), registry, options);
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    if (!(error instanceof PipelineError)) throw error;
+    throw new PipelineError(`Error while unmarshalling serialized pipeline data. ${error.message}`, { cause: error });
+  }
+  return pipelineFromDict(data, registry, options);
 }
 
 /** Haystack's dump: sorted keys, canonical type strings, connections in connection order. */
 export function dumpPipelineYaml(pipeline: Pipeline): string {
-  const components = Object.fromEntries(pipeline.componentNames.map((n) => [n, pipeline.getComponent(n).toDict()]));
-  const data = {
-    components,
-    connection_type_validation: pipeline.connectionTypeValidation,
-    connections: pipeline.edges.map((e) => ({ receiver: `${e.receiver}.${e.receiverSocket}`, sender: `${e.sender}.${e.senderSocket}` })),
-    max_runs_per_component: pipeline.maxRunsPerComponent,
-    metadata: pipeline.metadata,
-  };
-  return YAML.stringify(data, { sortMapEntries: true, customTags: [tupleTag] });
+  // PyYAML's layout: a list under a key is not indented.
+  return YAML.stringify(pipeline.toDict(), { sortMapEntries: true, indentSeq: false, customTags: [tupleTag] });
 }

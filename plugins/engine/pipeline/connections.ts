@@ -25,6 +25,11 @@ const describe = (sockets: Record<string, InputSocket | OutputSocket>) =>
   Object.values(sockets)
     .map((s) => `${s.name}: ${typeName(s.type)}`)
     .join(", ") || "none";
+/** Haystack's socket list in "does not exist" errors: `name (type T)`. */
+const listSockets = (sockets: Record<string, InputSocket | OutputSocket>) =>
+  Object.values(sockets)
+    .map((s) => `${s.name} (type ${typeName(s.type)})`)
+    .join(", ");
 
 interface Candidate {
   out: OutputSocket;
@@ -44,11 +49,17 @@ export function resolveEdge(
   if (senderName === receiverName) throw new PipelineConnectError(`Connecting a Component to itself is not supported.`);
   const outs = sender.outputSockets;
   const ins = receiver.inputSockets;
-  if (senderSocket !== undefined && !outs[senderSocket]) {
-    throw new PipelineConnectError(`'${senderName}.${senderSocket} does not exist. Output connections of ${senderName} are: ${describe(outs)}`);
+  if (Object.keys(outs).length === 0) {
+    throw new PipelineConnectError(
+      `'${senderName}' does not have any output connections. Please check that the output types of '${senderName}.run' are set, for example by using the '@component.output_types' decorator.`,
+    );
   }
+  if (senderSocket !== undefined && !outs[senderSocket]) {
+    throw new PipelineConnectError(`'${senderName}.${senderSocket}' does not exist. Output connections of ${senderName} are: ${listSockets(outs)}`);
+  }
+  // Haystack's receiver message lacks the closing quote; kept, so both read the same.
   if (receiverSocket !== undefined && !ins[receiverSocket]) {
-    throw new PipelineConnectError(`'${receiverName}.${receiverSocket} does not exist. Input connections of ${receiverName} are: ${describe(ins)}`);
+    throw new PipelineConnectError(`'${receiverName}.${receiverSocket} does not exist. Input connections of ${receiverName} are: ${listSockets(ins)}`);
   }
   const senders = senderSocket !== undefined ? [outs[senderSocket]!] : Object.values(outs);
   const receivers = receiverSocket !== undefined ? [ins[receiverSocket]!] : Object.values(ins);

@@ -3,6 +3,7 @@
  * scheduler. Building follows Haystack's rules and error texts: unique names without dots, one
  * pipeline per component instance, connect-time type checks with smart conversions.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { Logger, Span, Tracer } from "svc/plugin";
 import { isComponent, type Component, type InputSocket, type OutputSocket } from "../component.js";
 import { typeName } from "../type-ref.js";
@@ -10,6 +11,7 @@ import { makeAutoVariadic, parseEndpoint, resolveEdge, unmakeAutoVariadic, type 
 import { PipelineConnectError, PipelineError, PipelineValidationError, ValueError } from "./errors.js";
 import { runPipeline, type PipelineResult } from "./scheduler.js";
 import { streamPipeline, type PipelineStreamHandle, type StreamOptions } from "./stream.js";
+import { shortType } from "./blocking.js";
 
 export interface PipelineOptions {
   metadata?: Record<string, unknown>;
@@ -182,6 +184,53 @@ export class Pipeline {
   connectMany(connections: readonly (readonly [string, string])[]): this {
     for (const [sender, receiver] of connections) this.connect(sender, receiver);
     return this;
+  }
+
+  /** Haystack's `walk()`: every component once, with its name. */
+  walk(): [string, Component][] {
+    return [...this.nodes];
+  }
+
+  /**
+   * Haystack's `to_dict`: every component's `{type, init_parameters}` (defaults included) and the
+   * connections in the order they were made.
+   */
+  toDict(): { metadata: Record<string, unknown>; max_runs_per_component: number; components: Record<string, ReturnType<Component["toDict"]>>; connections: { sender: string; receiver: string }[]; connection_type_validation: boolean } {
+    return {
+      metadata: this.metadata,
+      max_runs_per_component: this.maxRunsPerComponent,
+      components: Object.fromEntries([...this.nodes].map(([name, c]) => [name, c.toDict()])),
+      connections: this.edgeList.map((e) => ({ sender: `${e.sender}.${e.senderSocket}`, receiver: `${e.receiver}.${e.receiverSocket}` })),
+      connection_type_validation: this.connectionTypeValidation,
+    };
+  }
+
+  /** Haystack's `==`: the same class and the same `toDict()`. Anything that is not a pipeline is never equal. */
+  equals(other: unknown): boolean {
+    return other instanceof Pipeline && other.constructor === this.constructor && isDeepStrictEqual(this.toDict(), other.toDict());
+  }
+
+  /** Haystack's `repr`: metadata, components with their class names, connections with their types. */
+  toString(): string {
+    let text = `${this.constructor.name}\n`;
+    const metadata = Object.entries(this.metadata);
+    if (metadata.length) text += `🧱 Metadata\n${metadata.map(([k, v]) => `  - ${k}: ${typeof v === "string" ? v : JSON.stringify(v)}\n`).join("")}`;
+    text += `🚅 Components\n${[...this.nodes].map(([name, c]) => `  - ${name}: ${shortType(c.type)}\n`).join("")}`;
+    text += "🛤️ Connections\n";
+    for (const e of this.edgeList) {
+      text += `  - ${e.sender}.${e.senderSocket} -> ${e.receiver}.${e.receiverSocket} (${typeName(this.nodes.get(e.sender)!.outputSockets[e.senderSocket]!.type)})\n`;
+    }
+    return text;
+  }
+
+  /** Haystack's `warm_up()`: warms every component up (runs do this too; `warmUp` is idempotent). */
+  async warmUp(): Promise<void> {
+    for (const c of this.nodes.values()) await c.warmUp?.();
+  }
+
+  /** Haystack's `close()`: releases every component's resources; runs never close (closing is explicit). */
+  async close(): Promise<void> {
+    for (const c of this.nodes.values()) await c.close?.();
   }
 
   /** Runs with `data` keyed by component (`{llm: {messages}}`) or flat (`{query}`: sent to every open socket of that name). */

@@ -5,6 +5,7 @@
  * with an open (unconnected or variadic) socket of that name. Each component gets its own deep copy
  * of what it is given (Haystack's `_prepare_component_input_data`).
  */
+import type { Logger } from "svc/plugin";
 import type { Inputs, Node } from "./run-state.js";
 import { PipelineInputError } from "./errors.js";
 import type { Pipeline } from "./pipeline.js";
@@ -17,7 +18,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeo
  * Run data by component: a copy when it already is, else each flat key sent to every component
  * with an open socket of that name. The caller's objects are never mutated.
  */
-export function inputsByComponent(pipeline: Pipeline, data: Record<string, unknown>): Record<string, Record<string, unknown>> {
+export function inputsByComponent(pipeline: Pipeline, data: Record<string, unknown>, log?: Logger): Record<string, Record<string, unknown>> {
   const names = new Set(pipeline.componentNames);
   const entries = Object.entries(data);
   if (entries.length > 0 && entries.every(([k, v]) => names.has(k) && isPlainObject(v))) {
@@ -30,16 +31,19 @@ export function inputsByComponent(pipeline: Pipeline, data: Record<string, unkno
       if (key in sockets) (perComponent[component] ??= {})[key] = deepCopy(value);
     }
   }
+  // Haystack warns about flat keys no component takes: most often a typo in a run parameter.
+  const unmatched = entries.map(([key]) => key).filter((key) => !Object.values(perComponent).some((sockets) => key in sockets));
+  if (unmatched.length) log?.warn(`Inputs [${unmatched.map((k) => `'${k}'`).join(", ")}] were not matched to any component inputs, please check your run parameters.`);
   return perComponent;
 }
 
 /**
- * Haystack's `validate_input` and `_convert_to_internal_format`. User input for a socket that
+ * Haystack's `validate_input` and `_convert_to_internal_format`; answers the data by component. User input for a socket that
  * also has a sender makes that socket (this run's copy of it) lazy variadic, so the user's value
  * and the senders' are joined; a socket that cannot be is an error.
  */
-export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, Node>, data: Record<string, unknown>, state: Map<string, Inputs>): void {
-  const perComponent = inputsByComponent(pipeline, data);
+export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, Node>, data: Record<string, unknown>, state: Map<string, Inputs>, log?: Logger): Record<string, Record<string, unknown>> {
+  const perComponent = inputsByComponent(pipeline, data, log);
   for (const [component, sockets] of Object.entries(perComponent)) {
     const node = nodes.get(component);
     if (!node) throw new PipelineInputError(`Component named '${component}' not found in the pipeline.`);
@@ -63,4 +67,5 @@ export function distributeInput(pipeline: Pipeline, nodes: ReadonlyMap<string, N
       }
     }
   }
+  return perComponent;
 }

@@ -17,6 +17,7 @@ import { distributeInput } from "./run-input.js";
 import { topologicalRanks } from "./topology.js";
 import { deepCopy } from "./copy.js";
 import { FIFOPriorityQueue } from "./priority-queue.js";
+import { componentSpanTags } from "./span-tags.js";
 import { findBlockingComponents, isPossiblyBlocked, shortType, warnBlocked, warnUndeclaredOutputs } from "./blocking.js";
 
 export type PipelineResult = Record<string, Record<string, unknown>>;
@@ -82,7 +83,7 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     });
   }
   const state = new Map<string, Inputs>([...nodes.keys()].map((n) => [n, new Map()]));
-  distributeInput(pipeline, nodes, data, state);
+  const inputData = distributeInput(pipeline, nodes, data, state, options.log);
   // Haystack: a pipeline without components runs and returns nothing.
   if (nodes.size === 0) return {};
   const ranks = topologicalRanks(pipeline);
@@ -91,7 +92,10 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
   const pipelineSpan = tracer.startSpan("haystack.pipeline.run", {
     "haystack.pipeline.max_runs_per_component": pipeline.maxRunsPerComponent,
     "haystack.pipeline.metadata": pipeline.metadata,
-    ...(contentTracing ? { "haystack.pipeline.input_data": data as Record<string, unknown> } : {}),
+    // One component at a time is Haystack's `run`; concurrently, its `run_async`.
+    "haystack.pipeline.execution_mode": limit === 1 ? "sync" : "async",
+    // By component, as Haystack records it (flat data already sent to its sockets).
+    ...(contentTracing ? { "haystack.pipeline.input_data": inputData } : {}),
   }, options.parentSpan ?? signalSpan(options.signal));
 
   for (const node of nodes.values()) await node.component.warmUp?.();
@@ -123,10 +127,7 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
 
   const execute = async (node: Node, inputs: Record<string, unknown>, parent: Span): Promise<Record<string, unknown>> => {
     const span = tracer.startSpan("haystack.component.run", {
-      "haystack.component.name": node.name,
-      "haystack.component.type": node.component.type,
-      "haystack.component.input_types": Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v === null ? "null" : Array.isArray(v) ? "list" : typeof v === "object" ? ((v as object).constructor?.name ?? "object") : typeof v])),
-      "haystack.component.visits": node.visits + 1,
+      ...componentSpanTags(pipeline, node, inputs),
       ...(contentTracing ? { "haystack.component.input": inputs } : {}),
     }, parent);
     options.onComponentStart?.(node.name);

@@ -230,7 +230,7 @@ test("a pipeline where nothing can start is blocked", async () => {
 
 test("connect: names, types, second senders, auto-variadic lists", async () => {
   const p = new Pipeline().addComponent("add", new AddFixedValue()).addComponent("hello", new Hello()).addComponent("double", new Double());
-  assert.throws(() => p.connect("add.nope", "double.value"), (e: Error) => e instanceof PipelineConnectError && /add.nope does not exist. Output connections of add are: result: float/.test(e.message));
+  assert.throws(() => p.connect("add.nope", "double.value"), (e: Error) => e instanceof PipelineConnectError && /'add.nope' does not exist. Output connections of add are: result \(type float\)/.test(e.message));
   assert.throws(() => p.connect("add.result", "hello.word"), (e: Error) => /'add.result': float and 'hello.word': str are not compatible/.test(e.message));
   assert.throws(() => p.connect("ghost", "double"), /Component named ghost not found/);
   assert.throws(() => p.connect("add", "add"), /itself/);
@@ -328,7 +328,8 @@ test("runs make haystack.pipeline.run and haystack.component.run spans; content 
     ["haystack.component.run", "haystack.pipeline.run", "add"],
     ["haystack.component.run", "haystack.pipeline.run", "double"],
   ]);
-  assert.is(spans[1]!.tags["haystack.component.type"], AddFixedValue.type);
+  assert.is(spans[1]!.tags["haystack.component.type"], "AddFixedValue");
+  assert.is(spans[1]!.tags["haystack.component.fully_qualified_type"], AddFixedValue.type);
   assert.not.ok("haystack.component.input" in spans[1]!.tags);
   spans.length = 0;
   await p.run({ add: { value: 1 } }, { tracer: tracer as never, contentTracing: true });
