@@ -71,7 +71,8 @@ async function runA2a(flags: A2aFlags, cwd: string): Promise<void> {
   const address = await kernel.listen();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const root = settings.rootPath === "/" ? "" : settings.rootPath;
-  log.info(`svc A2A server on http://${host}:${address.port}${root} (agent cards at /{name}/.well-known/agent-card.json)`, { pid: process.pid });
+  // "svc listening on" as `svc run` and `svc mcp run` say it (scripts and tests wait for it).
+  log.info(`svc listening on http://${host}:${address.port}${root} (A2A agents: cards at /{name}/.well-known/agent-card.json, JSON-RPC at /{name}/)`, { pid: process.pid });
   if (!settings.a2aExternalUrl && /^(0\.0\.0\.0|::|\[::\])$/.test(settings.a2aHost)) {
     log.warn("Agent cards advertise the address each request came to; behind a proxy set SERVICE_A2A_EXTERNAL_URL (--external-url) to the URL clients reach");
   }

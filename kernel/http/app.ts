@@ -17,7 +17,7 @@ import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
 import { randomUuid } from "../ids.js";
-import { Router } from "./router.js";
+import { Router, routePattern } from "./router.js";
 import { sendError } from "./send.js";
 
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
@@ -110,7 +110,7 @@ export class HttpApp {
 
   route(method: HttpMethod, path: string, handler: RouteHandler, options: RouteOptions = {}): void {
     this.routes.push({ method, path, scope: options.scope, docs: options.docs });
-    this.index.add(method, path, () => undefined);
+    this.index.add(method, routePattern(path), () => undefined);
     // Not an async function: most answers need no promise turn between the decision and the handler.
     this.router.add(method, path, (req: Request) => {
       const c = contextOf(req)!;

@@ -31,9 +31,9 @@ export class Router {
     private readonly onNoMatch: Middleware,
   ) {}
 
-  /** A route: `method` and a path pattern (`/things/:id`). */
+  /** A route: `method` and a path pattern (`/things/:id`; `/things/:id/` only with its slash). */
   add(method: Method, path: string, handler: Middleware): void {
-    this.table.add(method, path, handler);
+    this.table.add(method, routePattern(path), handler);
     this.lookups.clear();
   }
 
@@ -98,6 +98,18 @@ export class Router {
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function";
+}
+
+/**
+ * What trouter matches for a route path: polka's pattern, which allows one trailing slash, except
+ * that a path ending in `/` (`/:name/`, a mount root in Starlette's terms) matches only with its
+ * slash, so it does not take `/{name}` from the routes beside it. Such paths have plain segments
+ * and `:params` only.
+ */
+export function routePattern(path: string): string | RegExp {
+  if (path.length < 2 || !path.endsWith("/")) return path;
+  const segments = path.slice(1, -1).split("/").map((s) => (s.startsWith(":") ? `(?<${s.slice(1)}>[^/]+?)` : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(`^/${segments.join("/")}/$`, "i");
 }
 
 /** Hides a mount's prefix from its middleware (as polka's `use(base, …)` does). */

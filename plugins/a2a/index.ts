@@ -19,6 +19,7 @@ export { CardOverride } from "./agent-card.js";
 
 export default function a2aPlugin(): KernelPlugin {
   let runner: TaskRunner | undefined;
+  let push: PushConfigs | undefined;
   let unsubscribe: (() => void) | undefined;
   return definePlugin({
     name: "svc:a2a",
@@ -29,20 +30,28 @@ export default function a2aPlugin(): KernelPlugin {
       const agents = new AgentDirectory(api, api.resolve(REGISTRY)).start();
       // svc:runs' webhook settings (absent when a host provides the run store without svc:runs).
       const hooks = api.settings as Partial<SettingValues<typeof webhookSettings>>;
-      const push = new PushConfigs(store, {
+      push = new PushConfigs(store, {
         allowList: hooks.webhookAllowedUrls && new WebhookAllowList(hooks.webhookAllowedUrls),
         signer: hooks.webhookSecret === undefined ? undefined : new WebhookSigner(hooks.webhookSecret),
+        // Run webhooks' retries (their defaults when a host provides the store without svc:runs).
+        retry: {
+          maxAttempts: hooks.webhookMaxAttempts ?? 5,
+          backoffMs: (hooks.webhookRetrySeconds ?? 1) * 1000,
+          timeoutMs: (hooks.webhookTimeoutSeconds ?? 10) * 1000,
+        },
         log: api.log,
       });
       // Final states are told by whichever instance made them (the runner, a cancel, a dead instance's lease).
-      unsubscribe = store.onFinal?.((run) => run.kind === TASK_KIND && push.notify(run));
-      runner = new TaskRunner(api, store, api.log, api.settings.showTracebacks, (id) => push.notify(id));
-      const services = { store, runner, push, pipeline: (name: string) => api.pipelineFor(name, "runChatCompletion") };
-      registerA2aRoutes(api, agents, services, push.enabled);
+      const notify = push;
+      unsubscribe = store.onFinal?.((run) => run.kind === TASK_KIND && notify.notify(run));
+      runner = new TaskRunner(api, store, api.log, api.settings.showTracebacks, (id) => notify.notify(id));
+      const services = { store, runner, push: notify, pipeline: (name: string) => api.pipelineFor(name, "runChatCompletion") };
+      registerA2aRoutes(api, agents, services, notify.enabled);
     },
     async close() {
       unsubscribe?.();
       await runner?.close();
+      await push?.close();
     },
   });
 }

@@ -8,7 +8,8 @@
  * the authentication as `Authorization`, and, when `SERVICE_WEBHOOK_SECRET` is set, the Standard
  * Webhooks signature headers of run webhooks. A URL must pass the run webhooks' allow-list
  * (`SERVICE_WEBHOOK_ALLOWED_URLS`, from svc/runs) when it is registered; with the list empty, push
- * notifications are off. Delivery is best effort: one try, 5 s, a failure logged.
+ * notifications are off. Delivery is run webhooks' own (`deliverWebhook`): retried with backoff on
+ * a network error, time-out, 408, 429 or 5xx, as many times as `SERVICE_WEBHOOK_MAX_ATTEMPTS`.
  */
 import { randomUUID } from "node:crypto";
 import { TaskPushNotificationConfig } from "@a2a-js/sdk";
@@ -16,12 +17,11 @@ import { PushNotificationNotSupportedError, RequestMalformedError, UnsupportedOp
 import { V1PushNotificationSerializer, type PushNotificationSerializer } from "@a2a-js/sdk/server";
 import { V03PushNotificationSerializer } from "@a2a-js/sdk/compat/v0_3/server";
 import { messageOf, type Logger } from "svc/plugin";
-import type { RunRecord, RunStore, WebhookAllowList, WebhookSigner } from "svc/runs";
+import { deliverWebhook, type RunRecord, type RunStore, type WebhookAllowList, type WebhookOutcome, type WebhookSigner } from "svc/runs";
 import { taskOf } from "./task-view.js";
 
 /** Configs per task at most. */
 const MAX_CONFIGS = 10;
-const SEND_TIMEOUT_MS = 5000;
 
 /** A config as the run keeps it: its JSON and the wire version it was registered over. */
 interface StoredConfig {
@@ -34,11 +34,15 @@ export interface PushOptions {
   readonly allowList?: WebhookAllowList;
   /** Signs notifications as run webhooks are signed, when a secret is set. */
   readonly signer?: WebhookSigner;
+  /** Run webhooks' retry policy (`SERVICE_WEBHOOK_MAX_ATTEMPTS`, `…_RETRY_SECONDS`, `…_TIMEOUT_SECONDS`). */
+  readonly retry: { readonly maxAttempts: number; readonly backoffMs: number; readonly timeoutMs: number };
   readonly log: Logger;
 }
 
 export class PushConfigs {
   private readonly serializers: Record<string, PushNotificationSerializer> = { "1.0": new V1PushNotificationSerializer(), "0.3": new V03PushNotificationSerializer() };
+  private readonly stopping = new AbortController();
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: RunStore,
@@ -77,7 +81,15 @@ export class PushConfigs {
 
   /** Sends the task's state to its webhooks, in the background. */
   notify(run: RunRecord | string): void {
-    void this.send(run).catch((error) => this.options.log.warn(`A2A push notification of task ${typeof run === "string" ? run : run.id} failed: ${messageOf(error)}`));
+    const sending = this.send(run).catch((error) => this.options.log.warn(`A2A push notification of task ${typeof run === "string" ? run : run.id} failed: ${messageOf(error)}`));
+    this.pending.add(sending);
+    void sending.finally(() => this.pending.delete(sending));
+  }
+
+  /** Stops retrying and waits for attempts under way (each within its deadline). */
+  async close(): Promise<void> {
+    this.stopping.abort();
+    await Promise.all(this.pending);
   }
 
   private async send(ref: RunRecord | string): Promise<void> {
@@ -90,18 +102,19 @@ export class PushConfigs {
       configs.map(async ({ config: json, version }) => {
         const config = TaskPushNotificationConfig.fromJSON(json);
         const { body, contentType } = (this.serializers[version] ?? this.serializers["1.0"]!).serialize({ payload: { $case: "task", value: task } }, task);
-        const headers: Record<string, string> = { "content-type": contentType, "user-agent": "svc-a2a", ...this.options.signer?.sign(`${run.id}.${run.status}`, body) };
+        const headers: Record<string, string> = { "content-type": contentType, "user-agent": "svc-a2a" };
         if (config.authentication?.scheme) headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`;
         else if (config.token) headers["x-a2a-notification-token"] = config.token;
-        try {
-          const res = await fetch(config.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
-          await res.body?.cancel();
-          if (!res.ok) this.options.log.warn(`A2A push notification of task ${run.id} to ${config.url}: HTTP ${res.status}`);
-        } catch (error) {
-          this.options.log.warn(`A2A push notification of task ${run.id} to ${config.url} failed: ${messageOf(error)}`);
-        }
+        const outcome = await deliverWebhook({ url: config.url, id: `${run.id}.${run.status}`, body, headers, signer: this.options.signer, signal: this.stopping.signal, ...this.options.retry });
+        this.report(run, config.url, outcome);
       }),
     );
+  }
+
+  private report(run: RunRecord, url: string, outcome: WebhookOutcome): void {
+    const fields = { task: run.id, state: run.status, attempts: outcome.attempts, status: outcome.status };
+    if (outcome.delivered) this.options.log.debug(`A2A push notification of task ${run.id} delivered`, fields);
+    else this.options.log.warn(`A2A push notification of task ${run.id} to ${new URL(url).origin} not delivered: ${outcome.error ?? "stopped"}`, fields);
   }
 
   private async checked(run: RunRecord, config: TaskPushNotificationConfig, version: string): Promise<StoredConfig> {

@@ -60,7 +60,9 @@ export function registerA2aRoutes(api: PluginApi<typeof a2aSettings>, agents: Ag
     { docs: { operationId: "a2a_agent_card", summary: "The A2A agent card of a pipeline", tags: ["a2a"] } },
   );
 
-  api.route("POST", "/:name", async (c) => answerJsonRpc(c, await cardOf(c), services, legacy), {
+  // Only `/{name}/`, with the slash (as Hayhooks' per-agent mounts): `/{name}` and every other
+  // one-segment path stay with the routes beside it (or the kernel's 404) on the main server.
+  api.route("POST", "/:name/", async (c) => answerJsonRpc(c, await cardOf(c), services, legacy), {
     scope: "run",
     lasting: true,
     docs: {

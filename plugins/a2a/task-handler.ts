@@ -20,8 +20,10 @@ import { TASK_KIND, runStatusOf, streamResponseOf, taskOf, type TaskInput, type 
 /** How long `CancelTask` waits for a running task to stop. */
 const CANCEL_WAIT_MS = 5000;
 const DEFAULT_PAGE_SIZE = 50;
-/** Runs read at most per `ListTasks` page when filters the store cannot apply (context, timestamp) skip runs. */
-const LIST_SCAN_LIMIT = 1000;
+/** Runs read per store page while `ListTasks` counts. */
+const SCAN_PAGE = 100;
+/** Tasks `ListTasks` reads at most to count `totalSize` (a bound on one call's work; the memory store keeps 10 000 runs). */
+const COUNT_SCAN_LIMIT = 10_000;
 
 export interface TaskServices {
   readonly store: RunStore;
@@ -103,27 +105,36 @@ export class AgentTasks implements A2ARequestHandler {
     const status = params.status ? runStatusOf(params.status) : undefined;
     if (status === null) return { tasks: [], nextPageToken: "", pageSize, totalSize: 0 };
     const principal = this.caller.principal;
-    const tasks: Task[] = [];
     const ownerId = principal && !principal.admin ? principal.id : undefined;
-    let before = params.pageToken || undefined;
-    let scanned = 0;
+    const token = params.pageToken || undefined;
+    const tasks: Task[] = [];
+    let totalSize = 0;
+    let more = false;
+    let before: string | undefined;
     let exhausted = false;
-    // The store filters by agent, kind, status and owner; context and time are checked here, page by page.
-    while (tasks.length < pageSize && !exhausted && scanned < LIST_SCAN_LIMIT) {
-      const page = await this.services.store.list({ pipeline: this.agent, kind: TASK_KIND, status, ownerId, limit: pageSize, before });
+    // One pass over the agent's tasks, newest first (run ids sort by creation): every match counts
+    // towards totalSize, the page takes those after the token. The store filters by agent, kind,
+    // status and owner; context and time are checked here.
+    for (let scanned = 0; scanned < COUNT_SCAN_LIMIT; ) {
+      const page = await this.services.store.list({ pipeline: this.agent, kind: TASK_KIND, status, ownerId, limit: SCAN_PAGE, before });
       for (const run of page.runs) {
         scanned++;
-        before = run.id;
         const task = taskOf(run, params.historyLength);
         if (params.contextId && task.contextId !== params.contextId) continue;
         if (after !== undefined && Date.parse(task.status?.timestamp ?? "") <= after) continue;
-        if (tasks.push(task) === pageSize) break;
+        totalSize++;
+        if (token !== undefined && run.id >= token) continue;
+        if (tasks.length < pageSize) tasks.push(task);
+        else more = true;
       }
-      exhausted = page.next === null && tasks.length < pageSize;
+      if ((exhausted = page.next === null)) break;
+      before = page.next;
     }
-    // totalSize counts this page: the store keeps no count per filter.
-    return { tasks, nextPageToken: exhausted ? "" : (before ?? ""), pageSize, totalSize: tasks.length };
+    // Past the count limit a full page may still have more after it.
+    if (!exhausted && tasks.length === pageSize) more = true;
+    return { tasks, nextPageToken: more ? tasks.at(-1)!.id : "", pageSize, totalSize };
   }
+
   async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
     const run = await this.visibleTask(params.taskId);
     return this.services.push.create(run, params, context.requestedVersion);

@@ -11,6 +11,8 @@ import type { Component } from "./component.js";
 import type { EngineRegistry } from "./registry.js";
 import type { JsonSchema } from "./tool.js";
 import { rememberCallableName } from "./callable-names.js";
+import { pythonJsonDumps } from "./dataclasses/openai-dict-format.js";
+import { ValueError } from "./pipeline/errors.js";
 
 export const AGENT_TOOL_TYPE = "haystack.tools.agent_tool.AgentTool";
 /** The default `outputs_to_string` handler's name, as Haystack serializes it. */
@@ -22,10 +24,13 @@ function requiredParameters(agent: Component, inputsFromState: Record<string, st
   return Object.values(agent.inputSockets).filter((s) => s.mandatory && !covered.has(s.name)).map((s) => s.name).sort();
 }
 
-/** Haystack's agent_result_to_string: the last message's text, else the message as JSON. */
+/** Python's `json.dumps(x)`: `, ` and `: ` separators, non-ASCII escaped. */
+const pythonJsonDumpsAscii = (value: unknown) => pythonJsonDumps(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** Haystack's agent_result_to_string: the last message's text, else the message as `json.dumps` writes it. */
 export function agentResultToString(result: Record<string, unknown>): string {
   const last = result.last_message as ChatMessage | undefined;
-  let text = last?.text || JSON.stringify(last?.toDict?.() ?? null);
+  let text = last?.text || pythonJsonDumpsAscii(last?.toDict?.() ?? null);
   if (result.exit_reason === "max_agent_steps") text += "\n\n[The Agent reached max_agent_steps and stopped, so this result may be incomplete.]";
   return text;
 }
@@ -46,7 +51,7 @@ export class AgentTool extends ComponentTool {
       const properties = (init.parameters.properties ?? {}) as Record<string, unknown>;
       const missing = requiredParameters(init.agent, init.inputs_from_state).filter((n) => !(n in properties));
       if (missing.length) {
-        throw new Error(`The Agent wrapped by this tool requires the inputs ${JSON.stringify(missing)}, but this tool does not supply them, so it can never run. Add them to 'parameters', the schema that the calling LLM fills in, or to 'inputs_from_state', which takes them from the calling Agent's state.`);
+        throw new ValueError(`The Agent wrapped by this tool requires the inputs [${missing.map((n) => `'${n}'`).join(", ")}], but this tool does not supply them, so it can never run. Add them to 'parameters', the schema that the calling LLM fills in, or to 'inputs_from_state', which takes them from the calling Agent's state.`);
       }
     }
     const { agent, ...rest } = init;

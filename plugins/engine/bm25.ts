@@ -30,6 +30,10 @@ export class Bm25Index {
   private version = 0;
   private okapi?: { version: number; epsilon: number; eps: number };
 
+  get averageDocumentLength(): number {
+    return this.avgDocLen;
+  }
+
   /** Indexes one document's tokens; returns its slot and distinct tokens, needed to remove it. */
   add(tokens: string[]): { slot: number; terms: string[] } {
     const counts = new Map<string, number>();

@@ -7,33 +7,19 @@
  * and so do embedding retrieval's similarity scores (dot product or cosine, scaled or not).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { DocumentStoreError, DuplicateDocumentError, DuplicatePolicy, parseDuplicatePolicy } from "./duplicate-policy.js";
 import { BM25_ALGORITHMS, BM25_SCALING_FACTOR, Bm25Index, expit, topIndexes, type Bm25Algorithm } from "./bm25.js";
 import { Document } from "./dataclasses/document.js";
 import { addAsyncForms, type AsyncForms, type ExtendedDocumentStore, type MetadataFieldMinMax, type MetadataFieldsInfo } from "./document-store-protocol.js";
 import { documentMatchesFilter, type Filters } from "./filters.js";
 import { checked, copyDocument, DEFAULT_TOKENIZATION_REGEX, dot, DOT_PRODUCT_SCALING_FACTOR, hasFilters, makeTokenizer, requireFilters, unit } from "./in-memory-helpers.js";
 import { countUniqueMetadata, metadataFieldMinMax, metadataFieldsInfo, metadataFieldUniqueValues } from "./metadata-queries.js";
-import { randomUuid } from "svc/plugin";
+import { randomUuid, type Logger } from "svc/plugin";
 
 export { expit, type Bm25Algorithm };
 export { DEFAULT_TOKENIZATION_REGEX, DOT_PRODUCT_SCALING_FACTOR } from "./in-memory-helpers.js";
 
-export const DuplicatePolicy = { NONE: "none", SKIP: "skip", OVERWRITE: "overwrite", FAIL: "fail" } as const;
-export type DuplicatePolicy = (typeof DuplicatePolicy)[keyof typeof DuplicatePolicy];
-
-/** Accepts a policy's name ("SKIP", as Haystack serializes it) or value ("skip"). */
-export function parseDuplicatePolicy(value: unknown): DuplicatePolicy {
-  const policy = String(value ?? "none").toLowerCase();
-  if (!Object.values(DuplicatePolicy).includes(policy as DuplicatePolicy)) throw new Error(`Unknown DuplicatePolicy '${String(value)}'. Use one of NONE, SKIP, OVERWRITE, FAIL.`);
-  return policy as DuplicatePolicy;
-}
-
-export class DocumentStoreError extends Error {
-  override name = "DocumentStoreError";
-}
-export class DuplicateDocumentError extends DocumentStoreError {
-  override name = "DuplicateDocumentError";
-}
+export { DuplicatePolicy, parseDuplicatePolicy, DocumentStoreError, DuplicateDocumentError } from "./duplicate-policy.js";
 
 /** A stored document with its BM25 slot and distinct tokens. */
 interface Entry {
@@ -82,6 +68,8 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
   readonly strict_datetime_comparison: boolean;
   private readonly tokenizer: (text: string) => string[];
   private local?: IndexStorage;
+  /** Where Haystack's store logs go (a SKIP-ped duplicate, an empty retrieval); none by default. */
+  logger?: Pick<Logger, "info" | "warn">;
 
   constructor(init: InMemoryDocumentStoreInit = {}) {
     this.bm25_tokenization_regex = init.bm25_tokenization_regex ?? DEFAULT_TOKENIZATION_REGEX;
@@ -142,6 +130,16 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
     const store = InMemoryDocumentStore.fromDict(data.init_parameters ?? {});
     store.write_documents(data.documents.map((d) => Document.fromDict(d as Record<string, unknown>)), DuplicatePolicy.OVERWRITE);
     return store;
+  }
+
+  /** The BM25 tokens of a text (Haystack's `_tokenize_bm25`: lower-cased, then the regex's matches). */
+  tokenize_bm25(text: string): string[] {
+    return this.tokenizer(text);
+  }
+
+  /** The mean BM25 token count of the stored documents (Haystack's `_avg_doc_len`). */
+  get avg_doc_len(): number {
+    return this.data.bm25.averageDocumentLength;
   }
 
   /** The documents of this index by id, in write order (a snapshot). */
@@ -219,6 +217,7 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
     for (const doc of documents) {
       if (mode !== DuplicatePolicy.OVERWRITE && entries.has(doc.id)) {
         if (mode === DuplicatePolicy.FAIL) throw new DuplicateDocumentError(`ID '${doc.id}' already exists.`);
+        this.logger?.warn(`ID '${doc.id}' already exists`);
         written -= 1;
         continue;
       }
@@ -251,7 +250,10 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
       if (userFilters && !documentMatchesFilter(userFilters, entry.doc, options)) continue;
       candidates.push(entry);
     }
-    if (candidates.length === 0) return [];
+    if (candidates.length === 0) {
+      this.logger?.info("No documents found for BM25 retrieval. Returning empty list.");
+      return [];
+    }
     const slots = Int32Array.from(candidates, (c) => c.slot);
     const scores = this.data.bm25.scores(this.tokenizer(query), slots, this.bm25_algorithm, this.bm25_parameters);
     // BM25Okapi's negative scores are meaningful unless scaled (haystack#6889).
@@ -276,7 +278,11 @@ export class InMemoryDocumentStore implements ExtendedDocumentStore {
     }
     const selected = this.matching(filters);
     const withEmbeddings = selected.filter((doc) => doc.embedding !== null);
-    if (withEmbeddings.length === 0) return [];
+    if (withEmbeddings.length === 0) {
+      this.logger?.warn("No Documents found with embeddings. Returning empty list. To generate embeddings, use a DocumentEmbedder.");
+      return [];
+    }
+    if (withEmbeddings.length < selected.length) this.logger?.info("Skipping some Documents that don't have an embedding. To generate embeddings, use a DocumentEmbedder.");
     const cosine = this.embedding_similarity_function === "cosine";
     const query = cosine ? unit(query_embedding) : query_embedding;
     const size = withEmbeddings[0]!.embedding!.length;

@@ -47,3 +47,14 @@ export function checkInitParameterNames(typeName: string, schema: unknown, init:
       ` Known parameters: ${known.join(", ")}.`,
   );
 }
+
+/**
+ * An init object schema's message for a missing required parameter in Haystack's words (its
+ * `__init__` raises "missing 1 required positional argument: 'document_store'"); pass it as the
+ * message of `v.object(entries, requiredArgumentMessage)`.
+ */
+export function requiredArgumentMessage(issue: { input: unknown; expected: string | null; path?: Array<{ key: unknown }> }): string {
+  const key = issue.path?.at(-1)?.key;
+  if (issue.input === undefined && typeof key === "string") return `__init__() missing 1 required positional argument: '${key}'`;
+  return `Invalid type: Expected ${issue.expected ?? "an object"}`;
+}

@@ -37,7 +37,8 @@ export function toolFromDict(o: Record<string, unknown>, registry: EngineRegistr
     rememberCallableName(fn, name);
     return fn;
   };
-  const withHandler = <T extends { handler?: unknown }>(entry: T | null | undefined) => (entry ? { ...entry, handler: handler(entry.handler) } : null);
+  // Only an entry that names a handler gets one (Haystack's _deserialize_outputs_to_state / _to_string).
+  const withHandler = <T extends { handler?: unknown }>(entry: T | null | undefined) => (entry ? ("handler" in entry ? { ...entry, handler: handler(entry.handler) } : { ...entry }) : null);
   const outputsToState = data.outputs_to_state ? Object.fromEntries(Object.entries(data.outputs_to_state as Record<string, StateOutput>).map(([k, e]) => [k, withHandler(e) as StateOutput])) : null;
   const common = {
     name: data.name,

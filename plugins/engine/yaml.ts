@@ -87,8 +87,8 @@ function resolveInit(value: unknown, registry: EngineRegistry): unknown {
       try {
         return [k, resolveInit(x, registry)];
       } catch (error) {
-        // Name the parameter holding the broken nested object: "document_store: Unknown ... type".
-        throw new Error(`${k}: ${messageOf(error)}`, { cause: error });
+        // Name the parameter holding the broken nested object, in Haystack's words.
+        throw new Error(`Failed to deserialize '${k}': ${messageOf(error)}`, { cause: error });
       }
     }),
   );

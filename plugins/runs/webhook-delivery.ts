@@ -15,7 +15,10 @@ export interface WebhookDelivery {
   readonly id: string;
   /** The JSON body, sent as it is. */
   readonly body: string;
-  readonly signer: WebhookSigner;
+  /** Signs the body (Standard Webhooks headers); none: sent unsigned. */
+  readonly signer?: WebhookSigner;
+  /** More headers, over the defaults (another content type, the receiver's credentials). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly maxAttempts: number;
   /** The delay before the first retry (ms); each further one doubles it. */
   readonly backoffMs: number;
@@ -50,7 +53,7 @@ async function attemptOnce(delivery: WebhookDelivery): Promise<{ status?: number
   try {
     const res = await fetch(delivery.url, {
       method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "svc-webhooks", ...delivery.signer.sign(delivery.id, delivery.body) },
+      headers: { "content-type": "application/json", "user-agent": "svc-webhooks", ...delivery.headers, ...delivery.signer?.sign(delivery.id, delivery.body) },
       body: delivery.body,
       redirect: "manual",
       signal: AbortSignal.timeout(delivery.timeoutMs),

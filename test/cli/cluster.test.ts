@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { runSvc } from "../helpers/cli.js";
 import { answerOf, deployTo, pipelinesDirWith, post, startInstance, stopAll, taggedWrapper, untilServes, type Instance } from "../helpers/cluster.js";
 import { rawRequest, sleep } from "../helpers/http.js";
+import { wrapper } from "../helpers/pipelines.js";
 import { freePort, redisSkipReason, startRedis, type TestRedis } from "../helpers/redis.js";
 
 const skip = redisSkipReason();
@@ -149,13 +150,22 @@ if (skip) {
     const workers = await startInstance({ redisUrl: redis.url, args: ["--workers", "2"] }).catch(async (error) => (await stopAll(single), await redis.stop(), Promise.reject(error)));
     try {
       await workers.waitFor(/svc listening[^\n]*\n(.|\n)*svc listening/, 60_000);
-      assert.is((await deployTo(single.url, "both", taggedWrapper("one"))).status, 200);
-      await untilServes(workers.url, "both", "one");
+      // Each answer names the worker (its pid): the deploy reaches each worker in its own time.
+      const tagged = (tag: string) => wrapper(`runApi() { return ${JSON.stringify(tag)} + "@" + process.pid; }`);
+      assert.is((await deployTo(single.url, "both", tagged("one"))).status, 200);
+      const serving = new Set<string>();
+      const answers: string[] = [];
+      for (const deadline = Date.now() + 60_000; serving.size < 2; await sleep(50)) {
+        assert.ok(Date.now() < deadline, `both workers did not serve the deploy within 60 s: ${answers.slice(-10)}`);
+        const answer = await answerOf(workers.url, "both");
+        answers.push(answer);
+        if (answer.startsWith("one@")) serving.add(answer);
+      }
       const seen = new Set<string>();
-      for (let i = 0; i < 20; i++) seen.add(await answerOf(workers.url, "both"));
+      for (let i = 0; i < 20; i++) seen.add((await answerOf(workers.url, "both")).replace(/@\d+$/, ""));
       assert.equal([...seen], ["one"], "every worker serves it");
       assert.is((await deployTo(workers.url, "both", taggedWrapper("two"), { overwrite: true })).status, 200);
-      await untilServes(single.url, "both", "two");
+      await untilServes(single.url, "both", "two", 60_000);
     } finally {
       await stopAll(single, workers);
       await redis.stop();

@@ -22,6 +22,23 @@ test("a remembered lookup gives each caller its own params; a route added later 
   assert.is(router.find("GET", "/static/a.css").handlers.includes(mount), true, "a mount added later is found too");
 });
 
+test("a path ending in / matches only with its slash; others allow one trailing slash", () => {
+  const router = newRouter();
+  const strict = () => undefined;
+  const loose = () => undefined;
+  router.add("POST", "/:name/", strict);
+  router.add("POST", "/:name/run", loose);
+  assert.equal(router.find("POST", "/echo/").params, { name: "echo" });
+  assert.equal(router.find("POST", "/echo/").handlers, [strict]);
+  assert.equal(router.find("POST", "/echo").handlers, []);
+  assert.equal(router.find("POST", "/echo/run").handlers, [loose]);
+  assert.equal(router.find("POST", "/echo/run/").handlers, [loose]);
+  assert.equal(router.find("POST", "/a/b/").handlers, []);
+  router.add("GET", "/v1.x/:id/", strict);
+  assert.equal(router.find("GET", "/v1.x/7/").params, { id: "7" });
+  assert.equal(router.find("GET", "/v1yx/7/").handlers, [], "literal segments are matched literally");
+});
+
 test("the cache is bounded: many distinct paths still route right", () => {
   const router = newRouter();
   const handler = () => undefined;

@@ -174,6 +174,13 @@ export class Agent extends Component<AgentParams> {
     return new Agent({ ...this.rawInit, ...overrides });
   }
 
+  /** Haystack 3 writes neither 2.x's `tool_invoker_kwargs` nor `confirmation_strategies`; a set value stays, so it round-trips. */
+  override toDict(): { type: string; init_parameters: Record<string, unknown> } {
+    const dict = super.toDict();
+    for (const key of ["tool_invoker_kwargs", "confirmation_strategies"]) if (dict.init_parameters[key] == null) delete dict.init_parameters[key];
+    return dict;
+  }
+
   async run(inputs: AgentInputs, ctx: ComponentContext): Promise<Record<string, unknown>> {
     const p = this.initParameters;
     const callback = selectStreamingCallback(p.streaming_callback, inputs.streaming_callback);

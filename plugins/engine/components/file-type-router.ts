@@ -69,7 +69,7 @@ export class FileTypeRouter extends Component<v.InferOutput<typeof Init>> {
       let mimeType: string | null;
       if (typeof source === "string") {
         if (!(await exists(source))) {
-          if (raise) throw new Error(`File not found: ${source}`);
+          if (raise) throw fileNotFound(source);
           warn(`File not found: ${source}. Skipping it.`);
           add("failed", source);
           continue;
@@ -99,6 +99,11 @@ export class FileTypeRouter extends Component<v.InferOutput<typeof Init>> {
     }
     return buckets;
   }
+}
+
+/** Haystack raises Python's FileNotFoundError: the same name, and Node's ENOENT code. */
+function fileNotFound(path: string): Error {
+  return Object.assign(new Error(`File not found: ${path}`), { name: "FileNotFoundError", code: "ENOENT" });
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -10,8 +10,9 @@ import { InMemoryDocumentStore } from "../document-store.js";
 import { applyFilterPolicy, type Filters } from "../filters.js";
 import { inMemoryRetrieverEntries } from "./in-memory-embedding-retriever.js";
 import { filtersSchema } from "../retriever-parameters.js";
+import { requiredArgumentMessage } from "../init-parameters.js";
 
-const Init = v.object(inMemoryRetrieverEntries);
+const Init = v.object(inMemoryRetrieverEntries, requiredArgumentMessage);
 
 type InitParameters = v.InferOutput<typeof Init>;
 

@@ -10,6 +10,7 @@ import { Document } from "../dataclasses/document.js";
 import { InMemoryDocumentStore } from "../document-store.js";
 import { applyFilterPolicy, type Filters } from "../filters.js";
 import { filtersSchema, retrieverEntries } from "../retriever-parameters.js";
+import { requiredArgumentMessage } from "../init-parameters.js";
 
 /** Init parameters shared with InMemoryBM25Retriever's (same names, checks and messages). */
 export const inMemoryRetrieverEntries = {
@@ -18,7 +19,7 @@ export const inMemoryRetrieverEntries = {
   scale_score: v.optional(v.boolean(), false),
 };
 
-const Init = v.object({ ...inMemoryRetrieverEntries, return_embedding: v.optional(v.boolean(), false) });
+const Init = v.object({ ...inMemoryRetrieverEntries, return_embedding: v.optional(v.boolean(), false) }, requiredArgumentMessage);
 
 type InitParameters = v.InferOutput<typeof Init>;
 

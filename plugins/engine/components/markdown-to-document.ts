@@ -91,12 +91,19 @@ export class MarkdownToDocument extends SourcesConverter<v.InferOutput<typeof In
     const match = FRONTMATTER.exec(text);
     if (!match) return [text, {}];
     const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
-    let parsed: unknown;
+    let loaded: unknown;
     try {
-      // JSON round trip as Haystack does (dates and other values become strings).
-      parsed = JSON.parse(JSON.stringify(parseYamlText(match.groups!.frontmatter!, { schema: "core" }) ?? {})) ?? {};
+      loaded = parseYamlText(match.groups!.frontmatter!, { schema: "core" }) ?? {};
     } catch (error) {
       warn(`Could not parse YAML frontmatter in ${describe(source)}. Keeping it as content. Error: ${(error as Error).message}`);
+      return [text, {}];
+    }
+    let parsed: unknown;
+    try {
+      // JSON round trip as Haystack does (dates and other values become strings); a cyclic value cannot make it.
+      parsed = JSON.parse(JSON.stringify(loaded)) ?? {};
+    } catch (error) {
+      warn(`Could not convert YAML frontmatter in ${describe(source)}. Keeping it as content. Error: ${(error as Error).message}`);
       return [text, {}];
     }
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {

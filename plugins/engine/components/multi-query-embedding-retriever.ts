@@ -7,6 +7,9 @@
 import * as v from "valibot";
 import { Component, isComponent, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
+import { deduplicateDocuments } from "./deduplicate-documents.js";
+import { closeAll, runQueries } from "./multi-query-pool.js";
+import { runNested } from "./nested-component.js";
 
 const Init = v.object({
   retriever: v.custom<Component>(isComponent, "retriever must be an embedding retriever component (YAML: a nested {type, init_parameters})"),
@@ -61,30 +64,22 @@ export class MultiQueryEmbeddingRetriever extends Component<InitParameters> {
     return this.warming;
   }
 
+  /** Releases the embedder's and the retriever's resources. */
+  close(): Promise<void> {
+    return closeAll([this.initParameters.query_embedder, this.initParameters.retriever]);
+  }
+
   async run(inputs: MultiQueryInputs, ctx: ComponentContext): Promise<{ documents: Document[] }> {
     await this.warmUp();
     const { query_embedder, retriever, max_workers } = this.initParameters;
     const kwargs = inputs.retriever_kwargs ?? {};
-    const inner = (name: string): ComponentContext => ({ ...ctx, name: `${ctx.name}.${name}` });
-    const results: Document[][] = new Array(inputs.queries.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < inputs.queries.length && !ctx.signal.aborted) {
-        const i = next++;
-        const { embedding } = (await query_embedder.run({ text: inputs.queries[i] }, inner("query_embedder"))) as { embedding: number[] };
-        const found = (await retriever.run({ ...kwargs, query_embedding: embedding }, inner("retriever"))) as { documents?: Document[] };
-        results[i] = found?.documents ?? [];
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(max_workers, inputs.queries.length) }, worker));
-    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const results = await runQueries(inputs.queries, max_workers, ctx, async (text, inner) => {
+      const { embedding } = (await runNested(query_embedder, { text }, { ...inner, name: `${ctx.name}.query_embedder` })) as { embedding: number[] };
+      const found = (await runNested(retriever, { ...kwargs, query_embedding: embedding }, { ...inner, name: `${ctx.name}.retriever` })) as { documents?: Document[] };
+      return found?.documents ?? [];
+    });
     // Per id the best-scored copy, in first-seen order; then a stable sort by score (None as 0).
-    const best = new Map<string, Document>();
-    for (const doc of results.flat()) {
-      const current = best.get(doc.id);
-      if (!current || (doc.score ?? -Infinity) > (current.score ?? -Infinity)) best.set(doc.id, doc);
-    }
-    const documents = [...best.values()].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+    const documents = deduplicateDocuments(results.flat()).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
     return { documents };
   }
 }

@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { deduplicateDocuments } from "./deduplicate-documents.js";
+import { closeAll, runQueries } from "./multi-query-pool.js";
 import { componentParameter, runNested } from "./nested-component.js";
 
 const Init = v.object({
@@ -31,19 +32,18 @@ export class MultiQueryTextRetriever extends Component<v.InferOutput<typeof Init
     return this.initParameters.retriever.warmUp?.();
   }
 
+  /** Releases the retriever's resources. */
+  close(): Promise<void> {
+    return closeAll([this.initParameters.retriever]);
+  }
+
   async run(inputs: { queries: string[]; retriever_kwargs?: Record<string, unknown> | null }, ctx: ComponentContext): Promise<{ documents: Document[] }> {
     const { retriever, max_workers } = this.initParameters;
     const kwargs = inputs.retriever_kwargs ?? {};
-    const results: Document[][] = new Array(inputs.queries.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < inputs.queries.length) {
-        const i = next++;
-        const out = await runNested(retriever, { ...kwargs, query: inputs.queries[i] }, { ...ctx, name: `${ctx.name}.retriever` });
-        results[i] = Array.isArray(out?.documents) ? (out.documents as Document[]) : [];
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(max_workers, inputs.queries.length) }, worker));
+    const results = await runQueries(inputs.queries, max_workers, ctx, async (query, inner) => {
+      const out = await runNested(retriever, { ...kwargs, query }, { ...inner, name: `${ctx.name}.retriever` });
+      return Array.isArray(out?.documents) ? (out.documents as Document[]) : [];
+    });
     const documents = deduplicateDocuments(results.flat());
     documents.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
     return { documents };

@@ -4,7 +4,9 @@
  * by `call_id`, reasoning items sent back), a Response → an assistant ChatMessage (the response
  * as meta), a stream event → a StreamingChunk, and the chunks → the final reply.
  */
-import { ChatMessage, type ReasoningContent, type ToolCall } from "../dataclasses/chat-message.js";
+import { ChatMessage, type ContentPart, type ReasoningContent, type ToolCall } from "../dataclasses/chat-message.js";
+import { pythonJsonDumps } from "../dataclasses/openai-dict-format.js";
+import { ValueError } from "../pipeline/errors.js";
 import { StreamingChunk, type ComponentInfo } from "../dataclasses/streaming-chunk.js";
 import type { Warn } from "./openai-conversion.js";
 
@@ -13,28 +15,46 @@ type Item = Record<string, any>;
 const malformed = (warn: Warn, id: unknown, name: unknown, args: unknown) =>
   warn(`The LLM provider returned a malformed JSON string for tool call arguments. This tool call will be skipped. To always generate a valid JSON, set \`tools_strict\` to \`True\`. Tool call ID: ${id}, Tool name: ${name}, Arguments: ${args}`);
 
+/** A user part or a tool-result part as a Responses input part (`convert_part`). */
+function inputPart(part: ContentPart | string): Item {
+  if (typeof part === "string") return { type: "input_text", text: part };
+  if ("text" in part) return { type: "input_text", text: part.text };
+  // Without a MIME type, JPEG (OpenAI tolerates a mismatch); without a filename OpenAI wants a file_id, so a dummy one.
+  if ("image" in part) return { type: "input_image", image_url: `data:${part.image.mime_type || "image/jpeg"};base64,${part.image.base64_image}` };
+  if ("file" in part) return { type: "input_file", filename: part.file.filename || "filename", file_data: `data:${part.file.mime_type || "application/pdf"};base64,${part.file.base64_data}` };
+  throw new ValueError(`Unsupported content type: ${Object.keys(part)[0]}`);
+}
+
+/** Haystack's `tc.extra.get("call_id") if tc.extra else ""`. */
+const callIdOf = (call: ToolCall) => (call.extra && Object.keys(call.extra).length ? ((call.extra.call_id as string | undefined) ?? null) : "");
+
 /** One ChatMessage as Responses `input` items (_convert_chat_message_to_responses_api_format). */
 export function toResponsesInput(message: ChatMessage): Item[] {
-  if (!message.content.length) throw new Error("A `ChatMessage` must contain at least one `TextContent`, `ToolCall`, `ToolCallResult`, `ImageContent`, `FileContent`, or `ReasoningContent`.");
+  if (!message.content.length) throw new ValueError("A `ChatMessage` must contain at least one `TextContent`, `ToolCall`, `ToolCallResult`, `ImageContent`, `FileContent`, or `ReasoningContent`.");
   const results = message.toolCallResults;
-  if (results.length && message.content.length > 1) throw new Error("For OpenAI compatibility, a `ChatMessage` with a `ToolCallResult` cannot contain any other content.");
+  if (results.length && message.content.length > 1) throw new ValueError("For OpenAI compatibility, a `ChatMessage` with a `ToolCallResult` cannot contain any other content.");
   const msg: Item = { role: message.role };
   if (message.name !== null) msg.name = message.name;
   if (message.role === "user") {
-    msg.content = message.content.map((p) => {
-      if ("text" in p) return { type: "input_text", text: p.text };
-      throw new Error(`Unsupported content type: ${Object.keys(p)[0]}`);
-    });
+    msg.content = message.content.map((p) => inputPart(p));
     return [msg];
   }
   const out: Item[] = [];
-  for (const r of results) if (r.origin.id !== null && r.origin.id !== undefined) out.push({ type: "function_call_output", call_id: (r.origin.extra?.call_id as string | undefined) ?? "", output: [{ type: "input_text", text: r.result }] });
-  const reasoning = message.reasoning;
-  if (reasoning) {
-    const extra = Object.fromEntries(Object.entries(reasoning.extra ?? {}).filter(([k]) => ["id", "type", "encrypted_content", "status", "content"].includes(k)));
-    out.push({ summary: reasoning.reasoning_text ? [{ text: reasoning.reasoning_text, type: "summary_text" }] : [], ...extra });
+  for (const r of results) {
+    if (r.origin.id === null || r.origin.id === undefined) continue;
+    const result = r.result as unknown;
+    let output: Item[];
+    if (Array.isArray(result)) output = (result as (ContentPart | string)[]).map(inputPart);
+    else if (typeof result === "string") output = [{ type: "input_text", text: result }];
+    else throw new ValueError(`Unsupported tool result: ${String(result)}`);
+    out.push({ type: "function_call_output", call_id: callIdOf(r.origin), output });
   }
-  for (const tc of message.toolCalls) out.push({ type: "function_call", name: tc.tool_name, arguments: JSON.stringify(tc.arguments), id: tc.id, call_id: (tc.extra?.call_id as string | undefined) ?? "" });
+  // Streaming events leave fields such as item_id or sequence_number in `extra`; the API refuses them as input.
+  for (const reasoning of message.reasonings) {
+    const extra = Object.fromEntries(Object.entries(reasoning.extra ?? {}).filter(([k]) => ["id", "type", "encrypted_content", "status", "content"].includes(k)));
+    out.push({ summary: [], ...extra, ...(reasoning.reasoning_text ? { summary: [{ text: reasoning.reasoning_text, type: "summary_text" }] } : {}) });
+  }
+  for (const tc of message.toolCalls) out.push({ type: "function_call", name: tc.tool_name, arguments: pythonJsonDumps(tc.arguments), id: tc.id, call_id: callIdOf(tc) });
   if (message.texts.length) out.push({ ...msg, content: message.texts.join(" ") });
   return out;
 }

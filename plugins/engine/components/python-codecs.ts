@@ -18,5 +18,35 @@ export function decodeStrict(data: Buffer, encoding: string): string {
   } catch {
     throw new Error(`unknown encoding: ${encoding}`);
   }
-  return decoder.decode(data);
+  try {
+    return decoder.decode(data);
+  } catch {
+    throw decodeError(data, sig ? "utf-8" : name);
+  }
+}
+
+/**
+ * Python's UnicodeDecodeError text ("'utf-8' codec can't decode byte 0xff in position 4: invalid
+ * start byte"): the first prefix a streaming decoder refuses ends at the offending byte.
+ */
+function decodeError(data: Buffer, name: string): Error {
+  let lo = 1;
+  let hi = data.length;
+  const fails = (n: number) => {
+    try {
+      new TextDecoder(name, { fatal: true }).decode(data.subarray(0, n), { stream: true });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (fails(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  const position = lo - 1;
+  const byte = data[position] ?? 0;
+  const reason = name === "utf-8" && byte >= 0x80 && byte <= 0xbf ? "invalid start byte" : name === "utf-8" && byte >= 0xc2 && byte <= 0xf4 ? "invalid continuation byte" : "invalid start byte";
+  return Object.assign(new Error(`'${name}' codec can't decode byte 0x${byte.toString(16).padStart(2, "0")} in position ${position}: ${reason}`), { name: "UnicodeDecodeError" });
 }

@@ -131,6 +131,34 @@ export class QueryExpander extends Component<v.InferOutput<typeof Init>> {
     return this.chatGenerator.warmUp?.();
   }
 
+  /** Releases the chat generator's resources (Haystack's `close`). */
+  async close(): Promise<void> {
+    await (this.chatGenerator as { close?: () => unknown }).close?.();
+  }
+
+  /**
+   * Runs the chat generator inside a `haystack.chat_generator.run` span (Haystack's
+   * `_trace_chat_generator_run`): the expander returns queries, not the replies, so the span is
+   * where tracers find the LLM's token usage.
+   */
+  private async generate(messages: ChatMessage[], ctx: ComponentContext): Promise<Record<string, unknown>> {
+    const contentTracing = process.env.HAYSTACK_CONTENT_TRACING_ENABLED === "true";
+    const span = ctx.tracer?.startSpan(
+      "haystack.chat_generator.run",
+      { "haystack.component.name": "chat_generator", "haystack.component.type": this.chatGenerator.constructor.name, ...(contentTracing ? { "haystack.component.input": { messages } } : {}) },
+      ctx.span,
+    );
+    try {
+      const result = await runNested(this.chatGenerator, { messages }, { ...ctx, name: `${ctx.name}.chat_generator`, ...(span ? { span } : {}) });
+      if (contentTracing) span?.setTag("haystack.component.output", result);
+      span?.end();
+      return result;
+    } catch (error) {
+      span?.end(error);
+      throw error;
+    }
+  }
+
   async run(inputs: { query: string; n_expansions?: number | null }, ctx: ComponentContext): Promise<{ queries: string[] }> {
     const { query } = inputs;
     const warn = (m: string) => (ctx.log ? ctx.log.warn(m) : console.warn(m));
@@ -143,7 +171,7 @@ export class QueryExpander extends Component<v.InferOutput<typeof Init>> {
     if (count <= 0) throw new Error("n_expansions must be positive");
     try {
       const prompt = compileTemplate(this.promptTemplate).render({ query: query.trim(), n_expansions: count });
-      const result = await runNested(this.chatGenerator, { messages: [ChatMessage.fromUser(prompt)] }, { ...ctx, name: `${ctx.name}.chat_generator` });
+      const result = await this.generate([ChatMessage.fromUser(prompt)], ctx);
       const replies = (result as { replies?: ChatMessage[] }).replies;
       if (!replies?.length) {
         warn(`ChatGenerator returned no replies for query: ${query}`);

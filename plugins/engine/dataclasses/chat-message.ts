@@ -97,6 +97,18 @@ function toolCallResultFromDict(d: Record<string, unknown>): ToolCallResult {
   return { result, origin: toolCallFromDict(d.origin as Record<string, unknown>), error: Boolean(d.error) };
 }
 
+/** ToolCall's `asdict`: every field, in Haystack's order (`json.dumps` of a message reads as Haystack's). */
+const serializeToolCall = (c: ToolCall): ToolCall => ({ tool_name: c.tool_name, arguments: structuredClone(c.arguments), id: c.id ?? null, extra: c.extra ? structuredClone(c.extra) : null });
+
+function serializePart(part: ContentPart): ContentPart {
+  if ("tool_call" in part) return { tool_call: serializeToolCall(part.tool_call) };
+  if ("tool_call_result" in part) {
+    const r = part.tool_call_result;
+    return { tool_call_result: { result: structuredClone(r.result), origin: serializeToolCall(r.origin), error: r.error } };
+  }
+  return structuredClone(part);
+}
+
 export class ChatMessage {
   static readonly typeName = "ChatMessage";
 
@@ -206,7 +218,7 @@ export class ChatMessage {
   /** Haystack's `to_dict`: `{role, meta, name, content: [parts]}`. */
   toDict(): { role: ChatRole; meta: Record<string, unknown>; name: string | null; content: ContentPart[] } {
     for (const part of this.content) if (!partKey(part)) throw new TypeError(`Unsupported type in ChatMessage content: \`${typeof part}\` for \`${JSON.stringify(part)}\`.`);
-    return { role: this.role, meta: { ...this.meta }, name: this.name, content: this.content.map((p) => structuredClone(p)) };
+    return { role: this.role, meta: { ...this.meta }, name: this.name, content: this.content.map(serializePart) };
   }
 
   toJSON(): Record<string, unknown> {

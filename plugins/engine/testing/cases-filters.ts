@@ -85,9 +85,12 @@ export const filterCases: ContractCase[] = [
   selects("test_comparison_in (strings)", { field: "meta.page", operator: "in", value: ["100", "123"] }, (m) => m.page === "100" || m.page === "123", true),
   fails("test_comparison_in_with_with_non_list", { field: "meta.number", operator: "in", value: 9 }),
   fails("test_comparison_in_with_with_non_list_iterable (a string)", { field: "meta.number", operator: "in", value: "10" }),
+  // Python's tuple (10, 11): a non-list iterable, a Set in JS.
+  fails("test_comparison_in_with_with_non_list_iterable", { field: "meta.number", operator: "in", value: new Set([10, 11]) }),
   selects("test_comparison_not_in", { field: "meta.number", operator: "not in", value: [9, 10] }, () => true, true),
   selects("test_comparison_not_in (values that match)", { field: "meta.number", operator: "not in", value: [2, -2] }, (m) => m.number !== 2 && m.number !== -2, true),
   fails("test_comparison_not_in_with_with_non_list", { field: "meta.number", operator: "not in", value: 9 }),
+  fails("test_comparison_not_in_with_with_non_list_iterable", { field: "meta.number", operator: "not in", value: new Set([10, 11]) }),
   selects(
     "test_and_operator",
     { operator: "AND", conditions: [{ field: "meta.number", operator: "==", value: 100 }, { field: "meta.name", operator: "==", value: "name_0" }] },

@@ -14,6 +14,8 @@ import { basicCases } from "./cases-basic.js";
 import { filterCases } from "./cases-filters.js";
 import { extendedCases } from "./cases-extended.js";
 import { metadataCases } from "./cases-metadata.js";
+import { asyncCases } from "./cases-async.js";
+import { asyncCaseName } from "./async-names.js";
 
 export type TestFunction = (name: string, fn: () => Promise<void>) => unknown;
 
@@ -32,6 +34,8 @@ export interface ContractCase {
   name: string;
   /** Which part of the protocol it needs: "base" (the four methods) or "extended". */
   group: "base" | "extended";
+  /** Only through the plain methods or only through the `*_async` forms (Haystack's async-only smoke tests). */
+  only?: "plain" | "async";
   run(ctx: ContractContext): Promise<void>;
 }
 
@@ -55,7 +59,7 @@ export interface DocumentStoreContractOptions<S extends object> {
 }
 
 /** Every case of the contract, in Haystack's order. */
-export const documentStoreContractCases: readonly ContractCase[] = [...basicCases, ...filterCases, ...extendedCases, ...metadataCases];
+export const documentStoreContractCases: readonly ContractCase[] = [...basicCases, ...filterCases, ...extendedCases, ...metadataCases, ...asyncCases];
 
 /** Registers the contract's cases with a test runner; answers how many tests it registered. */
 export function documentStoreContract<S extends object>(options: DocumentStoreContractOptions<S>): number {
@@ -65,7 +69,8 @@ export function documentStoreContract<S extends object>(options: DocumentStoreCo
   for (const mode of modes) {
     for (const c of documentStoreContractCases) {
       if (c.group === "extended" && options.extended === false) continue;
-      const name = mode === "async" ? `${c.name} (async forms)` : c.name;
+      if (c.only && c.only !== mode) continue;
+      const name = mode === "async" && !c.only ? asyncCaseName(c.name) : c.name;
       const skipped = Object.entries(options.skip ?? {}).find(([part]) => name.includes(part));
       if (skipped) continue;
       registered++;

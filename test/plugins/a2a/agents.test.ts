@@ -91,6 +91,33 @@ test("SendMessage: the task completes with the wrapper's text as its artifact; a
   assert.equal(byContext.tasks.map((t) => t.id), [task.id]);
 });
 
+test("ListTasks pages: pageSize tasks per page, newest first, nextPageToken until the last page; totalSize counts every matching task", async () => {
+  const deployed = await fetch(`${k.url}/deploy_files`, { method: "POST", body: JSON.stringify({ name: "pager", files: { "pipeline_wrapper.ts": (await import("./fixtures.js")).ECHO }, save_files: false, overwrite: true }) });
+  assert.is(deployed.status, 200);
+  const client = await clientOf(k.url, "pager");
+  const sent: string[] = [];
+  for (let i = 0; i < 5; i++) sent.push(asTask(await client.sendMessage(message(`task ${i}`))).id);
+  const list = (pageToken: string, extra: { status?: TaskState; contextId?: string } = {}) =>
+    client.listTasks({ tenant: "", contextId: extra.contextId ?? "", status: extra.status ?? TaskState.TASK_STATE_UNSPECIFIED, pageToken, statusTimestampAfter: undefined, pageSize: 2, historyLength: 0, includeArtifacts: false });
+  const pages = [];
+  let token = "";
+  do {
+    const page = await list(token);
+    pages.push(page);
+    token = page.nextPageToken;
+  } while (token && pages.length < 10);
+  assert.equal(pages.map((p) => p.tasks.length), [2, 2, 1]);
+  assert.equal(pages.map((p) => p.totalSize), [5, 5, 5]);
+  assert.equal(pages.map((p) => p.pageSize), [2, 2, 2]);
+  assert.equal(pages.flatMap((p) => p.tasks.map((t) => t.id)), [...sent].reverse());
+  // Filters count too: one context, a state no task is in.
+  const one = asTask(await client.getTask({ tenant: "", id: sent[2]! }));
+  const byContext = await list("", { contextId: one.contextId });
+  assert.equal([byContext.tasks.map((t) => t.id), byContext.totalSize, byContext.nextPageToken], [[sent[2]], 1, ""]);
+  const none = await list("", { status: TaskState.TASK_STATE_FAILED });
+  assert.equal([none.tasks, none.totalSize], [[], 0]);
+});
+
 test("referenceTaskIds: the earlier task's conversation and answer become the wrapper's history; its context is kept", async () => {
   const client = await clientOf(k.url, "echo");
   const first = asTask(await client.sendMessage(message("hi")));

@@ -109,6 +109,40 @@ push("a config on SendMessage gets the task as it works and ends, with its token
   }
 });
 
+push("delivery retries with backoff as run webhooks do: a receiver that fails first gets the same notification again, then the rest", async () => {
+  const attempts: { state: string; status: number; id: unknown }[] = [];
+  const receiver = createServer((req, res) => {
+    let text = "";
+    req.on("data", (c) => (text += c));
+    req.on("end", () => {
+      const status = attempts.length === 0 ? 503 : 200;
+      attempts.push({ state: JSON.parse(text).task?.status?.state, status, id: req.headers["webhook-id"] });
+      res.statusCode = status;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  const k = await a2aKernel({ settings: { webhookAllowedUrls: [origin], webhookSecret: "a2a-retry-secret", webhookRetrySeconds: 0.05, webhookMaxAttempts: 3 } });
+  try {
+    const client = await clientOf(k.url, "echo");
+    const request = message("retry me", { returnImmediately: true });
+    request.configuration!.taskPushNotificationConfig = TaskPushNotificationConfig.fromJSON({ url: `${origin}/hook` });
+    const task = asTask(await client.sendMessage(request));
+    // The first attempt fails; wait for its retry (after the backoff) and for the completed notification.
+    const seen = await until(async () => attempts, (a) => a.some((n) => n.state === "TASK_STATE_COMPLETED" && n.status === 200) && a.filter((n) => n.id === a[0]!.id).length >= 2);
+    const failed = seen[0]!;
+    assert.is(failed.status, 503);
+    const retried = seen.slice(1).filter((n) => n.id === failed.id);
+    assert.equal(retried.map((n) => [n.state, n.status]), [[failed.state, 200]], JSON.stringify(seen));
+    assert.match(String(failed.id), new RegExp(`^${task.id}\\.`));
+    assert.ok(seen.every((n) => n.status === 200 || n === failed), "only the first attempt failed");
+  } finally {
+    await k.close();
+    await new Promise((r) => receiver.close(r));
+  }
+});
+
 const redisTest = suite("a2a on Redis");
 const skip = redisSkipReason();
 

@@ -281,7 +281,7 @@ test("OpenAIResponsesChatGenerator: input items, a Response as the reply's meta,
   await llm.run({ messages: [ChatMessage.fromUser("q"), reply!, ChatMessage.fromTool("sun in Oslo", reply!.toolCalls[0]!)] }, ctx());
   assert.equal(responses.requests.at(-1)!.body.input.slice(1), [
     { summary: [{ text: "Check weather.", type: "summary_text" }], type: "reasoning", id: "rs_1" },
-    { type: "function_call", name: "weather", arguments: '{"city":"Oslo"}', id: "fc_1", call_id: "call_1" },
+    { type: "function_call", name: "weather", arguments: '{"city": "Oslo"}', id: "fc_1", call_id: "call_1" },
     { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "sun in Oslo" }] },
   ]);
   assert.equal(resolveResponsesKwargs({ include_reasoning_encrypted_content: true, reasoning_summary: "auto" }), { reasoning: { summary: "auto" }, include: ["reasoning.encrypted_content"] });

@@ -75,8 +75,6 @@ test("TestAgentSerialization.test_to_dict", () => {
     raise_on_tool_invocation_failure: false,
     tool_concurrency_limit: 5,
     tool_streaming_callback_passthrough: true,
-    tool_invoker_kwargs: null,
-    confirmation_strategies: null,
     hooks: null,
   });
   assert.equal(tools[0].data.function, "weatherFunction");

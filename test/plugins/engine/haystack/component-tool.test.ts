@@ -125,6 +125,52 @@ test("TestComponentTool.test_component_invoker_with_agent", async () => {
   const result = (await tool.invoke({ messages: [{ role: "user", content: "A 4-day trip in the south of France" }] })) as { last_message: ChatMessage };
   assert.is(result.last_message.text, "Answer");
 });
+/** Haystack's ListProcessor: joins `texts` with spaces. */
+class ListProcessor extends Component {
+  static override readonly type = "test.ListProcessor";
+  constructor() {
+    super({});
+  }
+  protected inputSpecs() {
+    return { texts: socket(v.array(v.string())) };
+  }
+  protected outputSpecs() {
+    return { concatenated: output(v.string()) };
+  }
+  run(inputs: { texts: string[] }) {
+    return { concatenated: inputs.texts.join(" ") };
+  }
+}
+test("TestComponentTool.test_from_component_with_list_input", async () => {
+  const tool = new ComponentTool({ component: new ListProcessor(), name: "list_processing_tool", description: "A tool that concatenates strings" });
+  assert.equal(tool.parameters, { type: "object", properties: { texts: { type: "array", description: "Input 'texts' for the component.", items: { type: "string" } } }, required: ["texts"] });
+  const result = (await tool.invoke({ texts: ["hello", "world"] })) as Record<string, unknown>;
+  assert.equal(result, { concatenated: "hello world" });
+});
+/** Haystack's ComponentWithUnionMessages: `messages: list[ChatMessage] | str`. */
+class ComponentWithUnionMessages extends Component {
+  static override readonly type = "test.ComponentWithUnionMessages";
+  received: unknown;
+  constructor() {
+    super({});
+  }
+  protected inputSpecs() {
+    return { messages: socket(v.union([v.array(v.instance(ChatMessage)), v.string()])) };
+  }
+  protected outputSpecs() {
+    return { reply: output(v.string()) };
+  }
+  run(inputs: { messages: unknown }) {
+    this.received = inputs.messages;
+    return { reply: "ok" };
+  }
+}
+test("TestComponentTool.test_convert_param_union_with_list_arm", async () => {
+  const component = new ComponentWithUnionMessages();
+  const tool = new ComponentTool({ component });
+  await tool.invoke({ messages: [{ role: "user", content: "Hello" }] });
+  assert.equal((component.received as ChatMessage[]).map((m) => m.toDict()), [ChatMessage.fromUser("Hello").toDict()]);
+});
 // ---- TestComponentToolInAgent: the serialization cases ----
 function replyFormatter(text: unknown) {
   return `Formatted reply: ${text}`;
