@@ -166,27 +166,38 @@ export class HttpApp {
     this.inflight.add(c);
     res.setHeader("x-request-id", id);
     if (this.closing) res.setHeader("connection", "close");
-    res.on("close", () => {
-      this.inflight.delete(c);
-      if (!res.writableFinished) c.abort("client");
-      // A keep-alive connection whose answer was under way when shutdown began: close it now.
-      else if (this.closing) req.socket.end();
-      const answered = this.options.answered;
-      if (answered?.active) {
-        const durationMs = performance.now() - c.startedAt;
-        answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.aborted });
-      }
-      if (log.enabled("DEBUG")) {
-        log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {
-          ms: Math.round((performance.now() - c.startedAt) * 10) / 10,
-          request: id,
-        });
-      }
-      if (this.inflight.size === 0) this.idle?.();
-    });
+    res.on("close", this.closed);
     const refused = this.guard(req) ?? this.crossSite(req);
     if (refused) throw new HttpError(403, refused);
     return !this.cors.apply(req, res);
+  }
+
+  /** The `close` listener of every response (`this` is the response): one function, not one per request. */
+  private readonly closed = ((app: HttpApp) =>
+    function (this: ServerResponse): void {
+      app.finished(this, contextOf(this)!);
+    })(this);
+
+  /** The end of a request: it leaves the live set, and is reported as answered or aborted. */
+  private finished(res: ServerResponse, c: RequestContext): void {
+    const { log } = this.options;
+    const req = c.req;
+    this.inflight.delete(c);
+    if (!res.writableFinished) c.abort("client");
+    // A keep-alive connection whose answer was under way when shutdown began: close it now.
+    else if (this.closing) req.socket.end();
+    const answered = this.options.answered;
+    if (answered?.active) {
+      const durationMs = performance.now() - c.startedAt;
+      answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.aborted });
+    }
+    if (log.enabled("DEBUG")) {
+      log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {
+        ms: Math.round((performance.now() - c.startedAt) * 10) / 10,
+        request: c.id,
+      });
+    }
+    if (this.inflight.size === 0) this.idle?.();
   }
 
   private noMatch(req: Request): HttpError {

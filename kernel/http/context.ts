@@ -57,6 +57,7 @@ export class RequestContext {
   ) {
     this.state = requestState(req);
     (req as Request & { [CONTEXT]?: RequestContext })[CONTEXT] = this;
+    (res as ServerResponse & { [CONTEXT]?: RequestContext })[CONTEXT] = this;
   }
 
   /** A logger that tags lines with the request id (made on first use: most requests never log). */
@@ -141,7 +142,7 @@ export class RequestContext {
   }
 }
 
-/** The context the kernel attached to a request, for middleware that only has `req`. */
+/** The context the kernel attached to a request (or its response), for middleware that only has `req`. */
 export function contextOf(req: object): RequestContext | undefined {
   return (req as { [CONTEXT]?: RequestContext })[CONTEXT];
 }

@@ -113,7 +113,7 @@ export class Invoker {
       const chain = this.hooks.run.call(call, (inner) => {
         const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
         const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
-        return Promise.resolve(returned).then((result) => {
+        const settled = (result: unknown) => {
           const source = sourceOf(this.hooks.result, result, inner, request.events);
           if (!source) return result;
           streaming = true;
@@ -124,7 +124,9 @@ export class Invoker {
             };
             deliver(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
           });
-        });
+        };
+        // A wrapper that answers with a plain value (no promise) is classified at once: one promise turn less.
+        return isPromiseLike(returned) ? Promise.resolve(returned).then(settled) : settled(returned);
       });
       chain.then(
         // A value (the wrapper's, or an interceptor's answering in its place, which may itself
@@ -138,6 +140,10 @@ export class Invoker {
       );
     });
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
 }
 
 /** The items of a streamed result, or undefined for a value. */
