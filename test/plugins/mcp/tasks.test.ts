@@ -238,11 +238,12 @@ redisTest("two instances on one Redis: a task made on one is read, listed and ca
   const b = await startMcpKernel(settings, [runsPlugin()]);
   const clients: Client[] = [];
   try {
+    // Deployments are shared through Redis too: B gets A's.
     await deployAll(a);
-    await deployAll(b);
     const onA = (await httpClient(a.url)).client;
     const onB = (await httpClient(b.url)).client;
     clients.push(onA, onB);
+    await untilValue(() => onB.listTools(), (r) => r.tools.some((t) => t.name === "hold"), 20_000);
     const task = await createTask(onA, "echo", { text: "shared", delay_ms: 100 });
     const done = await untilStatus(onB, task.taskId, (t) => t.status === "completed");
     assert.is(done.taskId, task.taskId);
