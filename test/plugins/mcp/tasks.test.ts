@@ -10,7 +10,11 @@ import { CallToolResultSchema, CreateTaskResultSchema, TaskStatusNotificationSch
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import runsPlugin from "svc/runs";
+import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import runsPlugin, { MemoryRunStore } from "svc/runs";
+import { Logger } from "svc/plugin";
+import { ToolServer, ToolTasks } from "svc/mcp";
 import authPlugin from "../../../plugins/auth/index.js";
 import { addKey } from "../../../cli/auth.js";
 import { untilValue } from "../../helpers/http.js";
@@ -225,6 +229,36 @@ test("with svc:auth a key sees only its own tasks (admin: all), stateless and in
     { authKeysFile: file, mcpStateful },
     [runsPlugin(), authPlugin()],
   );
+});
+
+test("a ToolServer of one's own serves tasks from a run store; a tool with taskSupport forbidden refuses them with -32601", async () => {
+  const log = new Logger("ERROR");
+  const store = new MemoryRunStore({ retentionMs: 60_000, maxEvents: 100, leaseMs: 10_000, maxRuns: 100 });
+  const tasks = new ToolTasks({ store, log, maxTtlMs: 60_000, pollIntervalMs: 50 });
+  const tools = new ToolServer({ logger: log, tasks });
+  tools.addTool(({ n }) => Number(n) * 2, { name: "double" });
+  tools.addTool(() => "quick", { name: "quick", taskSupport: "forbidden" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await tools.connect(serverSide);
+  const client = new SdkClient({ name: "t", version: "1" });
+  const ended: Task[] = [];
+  client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void ended.push(n.params as Task));
+  await client.connect(clientSide);
+  try {
+    const listed = (await client.listTools()).tools;
+    assert.equal(listed.map((t) => [t.name, t.execution?.taskSupport]), [["double", "optional"], ["quick", "forbidden"]]);
+    const task = await createTask(client, "double", { n: 21 });
+    assert.is(task.pollInterval, 50);
+    assert.is(text(await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)), "42");
+    await untilValue(async () => ended, (e) => e.some((t) => t.taskId === task.taskId && t.status === "completed"));
+    assert.is(await errorCode(createTask(client, "quick", {})), -32601);
+    assert.is(text(await client.callTool({ name: "quick", arguments: {} })), "quick");
+  } finally {
+    await client.close();
+    await tasks.close();
+    await tools.close();
+    await store.close();
+  }
 });
 
 const redisTest = suite("mcp tasks on Redis");
