@@ -86,7 +86,13 @@ export class RedisRunStore extends BaseRunStore {
     const key = this.runKey(record.id);
     await this.call(async () => {
       await this.redis.hSet(key, { doc: JSON.stringify(record), v: "0", seq: "0" });
-      await Promise.all([this.redis.pExpire(key, this.options.retentionMs), this.redis.zAdd(this.orderKey, { score: 0, value: record.id })]);
+      // A lease from the start: if this process dies before it holds the run, the run fails when
+      // the lease expires instead of staying queued for ever.
+      await Promise.all([
+        this.redis.pExpire(key, this.options.retentionMs),
+        this.redis.zAdd(this.orderKey, { score: 0, value: record.id }),
+        this.redis.eval(RENEW_LEASES, { keys: [this.leasesKey], arguments: [String(this.options.leaseMs), record.id] }),
+      ]);
     });
     if (++this.createsSincePrune >= PRUNE_EVERY) {
       this.createsSincePrune = 0;

@@ -9,7 +9,7 @@ import { Component, output, socket, type ComponentContext, type InputSocketSpec,
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { compileTemplate, pythonRepr } from "../jinja.js";
 import { ChatStringTemplate } from "./chat-string-template.js";
-import { checkRequired, HAYSTACK_EXTENSIONS, renderVariables, requiredVariablesSchema, templateVariablesSocket, variableSockets, variablesSchema, type RequiredVariables } from "./prompt-builder.js";
+import { checkRequired, HAYSTACK_EXTENSIONS, warnAllOptional, renderVariables, requiredVariablesSchema, templateVariablesSocket, variableSockets, variablesSchema, type RequiredVariables } from "./prompt-builder.js";
 
 const ROLES = ["user", "system", "assistant", "tool"] as const;
 const messageDict = v.looseObject({ role: v.picklist(ROLES) });
@@ -69,6 +69,7 @@ export class ChatPromptBuilder extends Component<ChatPromptBuilderInit> {
     this.template = typeof template === "string" ? new ChatStringTemplate(template) : template ? toMessages(template) : null;
     const found = this.template instanceof ChatStringTemplate ? this.template.variables : (this.template ?? []).filter(templated).flatMap((m) => compileText(m).variables);
     this.variables = variables ?? [...new Set(found)];
+    warnAllOptional("ChatPromptBuilder", this.variables, this.initParameters.required_variables);
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {

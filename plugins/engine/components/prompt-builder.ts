@@ -34,6 +34,20 @@ export function renderVariables(inputs: Record<string, unknown>): { template: un
   return { template, variables: { ...provided, ...((template_variables as Record<string, unknown> | null) ?? {}) } };
 }
 
+/**
+ * Haystack's warning when a builder is made with `required_variables: null` (every variable
+ * optional, which lets a multi-branch pipeline run a builder with none of its inputs). A warning
+ * at build time, as the DocumentSplitter's: the component has no run logger yet.
+ */
+export function warnAllOptional(component: string, variables: readonly string[], required: RequiredVariables): void {
+  if (variables.length === 0 || required !== null) return;
+  console.warn(
+    `${component} has ${variables.length} prompt variables and \`required_variables\` is explicitly set to \`None\`. ` +
+      "This treats all prompt variables as optional, which may lead to unintended behavior in multi-branch pipelines. " +
+      "Only set `required_variables` to `None` if you intentionally want all variables to be optional.",
+  );
+}
+
 /** Haystack's `_validate_variables`: every required variable must be provided. */
 export function checkRequired(component: string, variables: readonly string[], required: RequiredVariables, provided: Record<string, unknown>): void {
   const needed = required === "*" ? [...variables].sort() : [...(required ?? [])];
@@ -66,6 +80,7 @@ export class PromptBuilder extends Component<PromptBuilderInit> {
     // Compiling here reports template errors when the pipeline is built, not at its first run.
     this.compiled = compileTemplate(this.initParameters.template, [], HAYSTACK_EXTENSIONS);
     this.variables = this.initParameters.variables ?? this.compiled.variables;
+    warnAllOptional("PromptBuilder", this.variables, this.initParameters.required_variables);
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {

@@ -1,7 +1,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { RedisRunStore } from "svc/runs";
-import { until } from "../../helpers/http.js";
+import { until, untilValue } from "../../helpers/http.js";
 import { redisSkipReason, startRedis, type TestRedis } from "../../helpers/redis.js";
 import { runStoreContract, OPTIONS } from "./store-contract.js";
 
@@ -66,6 +66,21 @@ own("a cancel whose message was missed still reaches the runner at its next leas
     await a.release(run.id);
   } finally {
     await Promise.all([a.close(), b.close()]);
+  }
+});
+
+own("a run whose instance died before it started fails when its lease expires, not queued for ever", async () => {
+  const options = { ...OPTIONS, leaseMs: 600, url: redis!.url, namespace: "unstarted" };
+  const a = await RedisRunStore.connect(options);
+  const run = await a.create({ pipeline: "p", kind: "rest" });
+  await a.close(); // gone before hold(): nobody renews the lease it was created with
+  const b = await RedisRunStore.connect(options);
+  try {
+    const failed = await untilValue(() => b.get(run.id), (r) => r?.status !== "queued", 10_000);
+    assert.is(failed?.status, "failed");
+    assert.is(failed?.error?.code, "lease_expired");
+  } finally {
+    await b.close();
   }
 });
 

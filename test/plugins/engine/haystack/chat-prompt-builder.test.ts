@@ -6,6 +6,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { warnings } from "./agent-fixtures.js";
 import * as v from "valibot";
 import { ChatMessage, Component, Document, output, Pipeline, socket } from "svc/engine";
 import { checkRequired } from "../../../../plugins/engine/components/prompt-builder.js";
@@ -248,6 +249,15 @@ test("test_pipeline_complex", async () => {
   pipe.connect("value_producer.value_output", "prompt_builder");
   const r = (await pipe.run({ template: [ChatMessage.fromSystem("You give valuable information to tourists."), user("Tell me about {{value_output}}")] })) as Prompt;
   same(dicts(r.prompt_builder.prompt), [ChatMessage.fromSystem("You give valuable information to tourists."), user("Tell me about Berlin")]);
+});
+
+test("test_warning_when_required_variables_explicitly_none", async () => {
+  const seen = await warnings(() => new ChatPromptBuilder({ template: [ChatMessage.fromSystem("Write your response in this language:{{language}}"), user("Tell me about {{location}}")], required_variables: null }));
+  assert.ok(seen.some((w) => w.includes("ChatPromptBuilder has 2 prompt variables") && w.includes("explicitly set to `None`")), seen.join("\n"));
+});
+test("test_no_warning_with_default_required_variables", async () => {
+  const seen = await warnings(() => new ChatPromptBuilder({ template: [ChatMessage.fromSystem("Write your response in this language:{{language}}"), user("Tell me about {{location}}")] }));
+  assert.not.ok(seen.some((w) => w.includes("required_variables")), seen.join("\n"));
 });
 
 test.run();

@@ -1,11 +1,12 @@
 /**
  * @module Port of Haystack's test/components/builders/test_prompt_builder.py (values, not Python),
- * PromptBuilder called directly and in a Pipeline. Skipped, each with its reason in docs/haystack-parity.md:
- * test_init_with_missing_extension_dependency (Python: arrow not installed), and the two caplog
- * tests on the `required_variables=None` warning (svc does not log that warning).
+ * PromptBuilder called directly and in a Pipeline. Skipped (reason in docs/haystack-parity.md):
+ * test_init_with_missing_extension_dependency (Python: arrow not installed). The two caplog tests
+ * on the `required_variables=None` warning read svc's build-time console warning.
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { warnings } from "./agent-fixtures.js";
 import * as v from "valibot";
 import { Component, Document, output, Pipeline, socket } from "svc/engine";
 import { clock } from "../../../../plugins/engine/jinja-now.js";
@@ -161,5 +162,14 @@ test("test_date_with_addition_offset", fixed(() => assert.is(prompt("Time after 
 test("test_date_with_subtraction_offset", fixed(() => assert.is(prompt("Time after 12 days is: {% now 'UTC' - 'days=12' %}"), "Time after 12 days is: 1969-12-20 00:00:00")));
 test("test_invalid_timezone (PromptBuilder)", fixed(() => throws(() => prompt("Current time is: {% now 'Invalid/Timezone' %}"), /Invalid timezone/)));
 test("test_invalid_offset (PromptBuilder)", fixed(() => throws(() => prompt("Time after invalid offset is: {% now 'UTC' + 'invalid_offset' %}"), /Invalid offset or operator/)));
+
+test("test_warning_when_required_variables_explicitly_none", async () => {
+  const seen = await warnings(() => new PromptBuilder({ template: "This is a {{ variable }}", required_variables: null }));
+  assert.ok(seen.some((w) => w.includes("PromptBuilder has 1 prompt variables") && w.includes("explicitly set to `None`")), seen.join("\n"));
+});
+test("test_no_warning_with_default_required_variables", async () => {
+  const seen = await warnings(() => new PromptBuilder({ template: "This is a {{ variable }}" }));
+  assert.not.ok(seen.some((w) => w.includes("required_variables")), seen.join("\n"));
+});
 
 test.run();
