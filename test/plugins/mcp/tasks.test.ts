@@ -20,7 +20,7 @@ import { addKey } from "../../../cli/auth.js";
 import { untilValue } from "../../helpers/http.js";
 import { tempDir, wrapper } from "../../helpers/pipelines.js";
 import { redisSkipReason, startRedis } from "../../helpers/redis.js";
-import { ECHO, FAILING, STREAMING, httpClient, startMcpKernel, text, withMcpKernel, type McpKernel } from "./fixtures.js";
+import { ECHO, FAILING, STREAMING, httpClient, sseClient, startMcpKernel, text, withMcpKernel, type McpKernel } from "./fixtures.js";
 
 const test = suite("mcp tasks");
 
@@ -100,6 +100,8 @@ test("a task-augmented call answers with a working task; it completes, tasks/res
         const run = (await (await fetch(`${k.url}/runs/${task.taskId}`)).json()) as any;
         assert.is(run.kind, "mcp");
         assert.is(run.pipeline, "stream");
+        const events = await (await fetch(`${k.url}/runs/${task.taskId}/events`)).text();
+        assert.is(events.match(/event: run\.output/g)?.length, 3, events);
         // A plain call of the same tool is still a plain call.
         assert.is(text(await client.callTool({ name: "stream", arguments: {} })), "abc");
       } finally {
@@ -111,11 +113,11 @@ test("a task-augmented call answers with a working task; it completes, tasks/res
   );
 });
 
-test("a tool failing makes a failed task whose result is the isError result; a cancel aborts the wrapper's signal (session: status notifications)", async () => {
-  await withMcpKernel(
+test("a tool failing makes a failed task whose result is the isError result; a cancel aborts the wrapper's signal (session and SSE: status notifications)", async () => {
+  for (const mode of ["session", "sse"] as const) await withMcpKernel(
     async (k) => {
       await deployAll(k);
-      const { client } = await httpClient(k.url);
+      const client = mode === "sse" ? await sseClient(k.url) : (await httpClient(k.url)).client;
       const statuses: Task[] = [];
       client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void statuses.push(n.params as Task));
       try {
@@ -127,8 +129,9 @@ test("a tool failing makes a failed task whose result is the isError result; a c
         assert.match(text(payload), /the pipeline broke/);
 
         const before = g.__mcpTaskAborted ?? 0;
+        const started = g.__mcpTaskStarted ?? 0;
         const held = await createTask(client, "hold", {});
-        await untilValue(async () => g.__mcpTaskStarted ?? 0, (n) => n > 0);
+        await untilValue(async () => g.__mcpTaskStarted ?? 0, (n) => n > started);
         assert.is((await client.experimental.tasks.getTask(held.taskId)).status, "working");
         const cancelled = await client.experimental.tasks.cancelTask(held.taskId);
         assert.is(cancelled.status, "cancelled", "the task is cancelled before the answer");
@@ -139,7 +142,7 @@ test("a tool failing makes a failed task whose result is the isError result; a c
         // The session heard each task end.
         const ends = await untilValue(async () => statuses.map((t) => `${t.taskId}:${t.status}`), (s) => s.length >= 2);
         assert.ok(ends.includes(`${failing.taskId}:failed`), ends.join());
-        assert.ok(ends.includes(`${held.taskId}:cancelled`), ends.join());
+        assert.ok(ends.includes(`${held.taskId}:cancelled`), `${mode}: ${ends.join()}`);
       } finally {
         await client.close();
       }
