@@ -14,6 +14,7 @@ import { randomUuid } from "svc/plugin";
 import { SessionTable, type Session } from "./sessions.js";
 import { answerToolCall, directToolCall } from "./direct-tool-call.js";
 import { HttpRefusal, StatelessTransport } from "./stateless-transport.js";
+import { asCaller } from "./task-callers.js";
 import type { ToolServer } from "./tool-server.js";
 
 export interface McpEndpointOptions {
@@ -69,7 +70,7 @@ export class McpEndpoints {
         session.busy--;
         if (!c.res.writableFinished) cancelRequests(session, body, "client disconnected");
       });
-      return session.transport.handleRequest(c.req, c.res, body);
+      return asCaller(c.state.principal, () => session.transport.handleRequest(c.req, c.res, body));
     }
     if (this.options.stateful && isInitializeRequest(body)) return this.openSession(c, body);
     return this.stateless(c, body);
@@ -96,14 +97,13 @@ export class McpEndpoints {
       if (!c.signal.aborted) await transport.send(reply);
       return;
     }
-    const server = this.tools.createServer("streamable-http");
-    await server.connect(transport);
+    const server = await this.tools.open(transport, "streamable-http");
     // Closing the server aborts its running handlers: a disconnect cancels the tool call. A finished
     // exchange needs no close: nothing outlives the request.
     c.res.once("close", () => {
       if (!c.res.writableFinished) void server.close().catch(() => undefined);
     });
-    transport.deliver(messages);
+    asCaller(c.state.principal, () => transport.deliver(messages));
   }
 
   private async openSession(c: RequestContext, body: unknown): Promise<void> {
@@ -120,7 +120,7 @@ export class McpEndpoints {
       if (session) this.sessions.delete(session.id);
     };
     const server = await this.tools.connect(transport, "streamable-http");
-    await transport.handleRequest(c.req, c.res, body);
+    await asCaller(c.state.principal, () => transport.handleRequest(c.req, c.res, body));
     // A refused initialize (a wrong Accept header, say) opened no session: let nothing linger.
     if (!session) await server.close().catch(() => undefined);
   }
@@ -163,7 +163,7 @@ export class McpEndpoints {
     if (!session) return rpcError(c.res, 404, -32001, "Session not found");
     const body = await readJsonRpc(c);
     if (body === undefined) return;
-    await session.transport.handlePostMessage(c.req, c.res, body);
+    await asCaller(c.state.principal, () => session.transport.handlePostMessage(c.req, c.res, body));
   }
 }
 

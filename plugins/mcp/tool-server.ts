@@ -9,11 +9,22 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type ProgressToken, type ServerNotification, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type CreateTaskResult,
+  type JSONRPCMessage,
+  type ProgressToken,
+  type ServerNotification,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Logger, NOOP_TRACER, remoteParentOf, type Span, type Tracer } from "svc/plugin";
 import { compileSchema, type CompiledSchema, type ToolInputSchema } from "./tool-schema.js";
 import { errorResult, textResult, toToolResult } from "./tool-result.js";
 import { runToolServer, type RunOptions, type RunningToolServer } from "./serve-tools.js";
+import type { ToolTasks } from "./tool-tasks.js";
 
 export type McpTransportKind = "streamable-http" | "sse" | "stdio" | "memory";
 
@@ -43,6 +54,11 @@ export interface ToolOptions {
   /** A valibot object schema or a JSON Schema object; without one any object is accepted. */
   readonly inputSchema?: ToolInputSchema;
   readonly annotations?: Tool["annotations"];
+  /**
+   * Whether a client may call it as an MCP task, when the server serves tasks (`tasks` option):
+   * `optional` (the default) or `forbidden` (a task-augmented call is refused with -32601).
+   */
+  readonly taskSupport?: "optional" | "forbidden";
 }
 
 /** Who calls: what a tool access check may look at. */
@@ -64,6 +80,11 @@ export interface ToolServerOptions {
   readonly showTracebacks?: boolean;
   /** Filters `tools/list` and refuses `tools/call` per caller. */
   readonly access?: ToolAccess;
+  /**
+   * Serve MCP tasks (`tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`) from a run store;
+   * without it a task-augmented call is answered as a plain one, as the spec asks.
+   */
+  readonly tasks?: ToolTasks;
 }
 
 interface ToolEntry {
@@ -116,6 +137,7 @@ export class ToolServer {
       description: options.description ?? "",
       inputSchema: schema.json,
       ...(options.annotations ? { annotations: options.annotations } : {}),
+      ...(this.options.tasks ? { execution: { taskSupport: options.taskSupport ?? "optional" } } : {}),
     })));
   }
 
@@ -156,24 +178,53 @@ export class ToolServer {
 
   /** A fresh SDK `Server` with this tool set; one per connection, never shared. */
   createServer(transport: McpTransportKind): Server {
+    const tasks = this.options.tasks;
     const server = new Server(
       { name: this.options.name ?? "svc-mcp-server", version: this.options.version ?? "0.0.0" },
-      { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator, ...(this.options.instructions ? { instructions: this.options.instructions } : {}) },
+      {
+        capabilities: { tools: { listChanged: true }, ...(tasks ? { tasks: TASKS_CAPABILITY } : {}) },
+        jsonSchemaValidator: sharedValidator,
+        ...(tasks ? { taskStore: tasks.taskStore } : {}),
+        ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
+      },
     );
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
       tools: await this.toolsFor({ headers: headersOf(extra.requestInfo?.headers), transport }),
     }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request.params.name, request.params.arguments, {
-        signal: extra.signal,
-        headers: headersOf(extra.requestInfo?.headers),
-        sessionId: extra.sessionId,
-        requestId: extra.requestId,
-        transport,
-        progress: progressReporter(request.params._meta?.progressToken, (n) => extra.sendNotification(n)),
-      }),
-    );
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const { name, arguments: args, task, _meta } = request.params;
+      const ctx = { headers: headersOf(extra.requestInfo?.headers), sessionId: extra.sessionId, requestId: extra.requestId, transport };
+      if (task && tasks) {
+        // Notifications after the answer need a connection that stays: a session, SSE or stdio.
+        const lasting = extra.sessionId !== undefined || transport === "stdio" || transport === "memory";
+        return this.startTask(tasks, name, args ?? {}, {
+          ttl: task.ttl,
+          sessionId: extra.sessionId,
+          requestId: extra.requestId,
+          progressToken: _meta?.progressToken,
+          execute: (signal, progress) => this.callTool(name, args, { ...ctx, signal, progress }),
+          ...(lasting ? { notify: (n: ServerNotification) => server.notification(n) } : {}),
+        });
+      }
+      return this.callTool(name, args, { ...ctx, signal: extra.signal, progress: progressReporter(_meta?.progressToken, (n) => extra.sendNotification(n)) });
+    });
     return server;
+  }
+
+  /** A fresh server connected to `transport`; without tasks, task-augmented calls are served as plain ones. */
+  async open(transport: Transport, kind: McpTransportKind): Promise<Server> {
+    const server = this.createServer(kind);
+    await server.connect(transport);
+    if (!this.options.tasks) ignoreTaskAugmentation(transport);
+    return server;
+  }
+
+  private startTask(tasks: ToolTasks, name: string, args: Record<string, unknown>, call: Omit<Parameters<ToolTasks["start"]>[0], "tool" | "arguments">): Promise<CreateTaskResult> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    // The spec's answer to a task for a tool that does not take them.
+    if (entry.options.taskSupport === "forbidden") throw new ProtocolError(ErrorCode.MethodNotFound, `The tool '${name}' cannot be called as a task`);
+    return tasks.start({ tool: name, arguments: args, ...call });
   }
 
   /** The tools a caller may see. */
@@ -187,10 +238,9 @@ export class ToolServer {
 
   /** Connects a fresh server to a lasting transport (stdio, in-memory, a session) and keeps it notified. */
   async connect(transport: Transport, kind: McpTransportKind = "memory"): Promise<Server> {
-    const server = this.createServer(kind);
+    const server = await this.open(transport, kind);
     this.live.add(server);
     server.onclose = () => this.live.delete(server);
-    await server.connect(transport);
     return server;
   }
 
@@ -219,6 +269,26 @@ export class ToolServer {
       for (const server of this.live) server.sendToolListChanged().catch(() => undefined);
     });
   }
+}
+
+/** What a server serving tasks declares: task-augmented `tools/call`, `tasks/list` and `tasks/cancel`. */
+const TASKS_CAPABILITY = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+/**
+ * A receiver that does not declare tasks "MUST process requests normally, ignoring any
+ * task-augmentation metadata" (spec 2025-11-25); the SDK's `Server` would refuse them instead, so
+ * the `task` field of a `tools/call` is dropped on its way in.
+ */
+function ignoreTaskAugmentation(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message: JSONRPCMessage, extra) => {
+    if ("method" in message && message.method === "tools/call" && "id" in message && message.params && "task" in message.params) {
+      const { task: _, ...params } = message.params;
+      return deliver({ ...message, params }, extra);
+    }
+    return deliver(message, extra);
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { join } from "node:path";
-import { definePlugin, type KernelOptions, type RunCall } from "svc/plugin";
+import { definePlugin, type KernelOptions, type KernelPlugin, type RunCall } from "svc/plugin";
 import enginePlugin from "svc/engine";
 import mcpPlugin from "svc/mcp";
 import { startKernel, type TestKernel } from "../../helpers/kernel.js";
@@ -23,7 +23,8 @@ export interface McpKernel extends TestKernel {
   deployWrapper(name: string, source: string, extra?: Record<string, string>): Promise<void>;
 }
 
-export async function startMcpKernel(settings: KernelOptions["settings"] = {}): Promise<McpKernel> {
+/** `plugins` set up before svc:mcp (svc:runs, svc:auth …). */
+export async function startMcpKernel(settings: KernelOptions["settings"] = {}, plugins: KernelPlugin[] = []): Promise<McpKernel> {
   const dir = join(tempDir("svc-mcp-"), "pipelines");
   const calls: Recorded[] = [];
   const recorder = definePlugin({
@@ -43,7 +44,7 @@ export async function startMcpKernel(settings: KernelOptions["settings"] = {}): 
       });
     },
   });
-  const k = await startKernel({ settings: { pipelinesDir: dir, ...settings }, plugins: [enginePlugin(), recorder, mcpPlugin()] });
+  const k = await startKernel({ settings: { pipelinesDir: dir, ...settings }, plugins: [enginePlugin(), recorder, ...plugins, mcpPlugin()] });
   return {
     ...k,
     dir,
@@ -55,8 +56,8 @@ export async function startMcpKernel(settings: KernelOptions["settings"] = {}): 
 }
 
 /** Runs `fn` against a fresh MCP kernel and closes it whatever happens. */
-export async function withMcpKernel(fn: (k: McpKernel) => Promise<void>, settings: KernelOptions["settings"] = {}): Promise<void> {
-  const k = await startMcpKernel(settings);
+export async function withMcpKernel(fn: (k: McpKernel) => Promise<void>, settings: KernelOptions["settings"] = {}, plugins: KernelPlugin[] = []): Promise<void> {
+  const k = await startMcpKernel(settings, plugins);
   try {
     await fn(k);
   } finally {
