@@ -175,8 +175,9 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     if (Object.keys(kept).length || includeFrom.has(node.name)) result[node.name] = kept;
   };
 
-  // Haystack's `_fill_queue`: the components not running, pushed in name order, so equal priorities keep it.
-  const byName = [...nodes.values()].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+  // Haystack's `_fill_queue`: the components not running, pushed in name order (Python's `sorted`:
+  // code points, capitals first), so equal priorities keep it.
+  const byName = [...nodes.values()].sort((a, b) => byCodePoints(a.name, b.name));
   const fillQueue = () => {
     const queue = new FIFOPriorityQueue<Node>();
     for (const n of byName) if (!running.has(n.name)) queue.push(n, priorityOf(n, state.get(n.name)!));
@@ -187,7 +188,7 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     const [priority, head] = queue.pop();
     const same = [head];
     while (queue.length && queue.peek()[0] === priority) same.push(queue.pop()[1]);
-    return same.sort((a, b) => ranks.get(a.name)! - ranks.get(b.name)!)[0]!;
+    return same.sort((a, b) => ranks.get(a.name)! - ranks.get(b.name)! || byCodePoints(a.name.toLowerCase(), b.name.toLowerCase()))[0]!;
   };
 
   try {
@@ -241,4 +242,9 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     pipelineSpan.end(error);
     throw isPipelineFailure(error) ? error : new PipelineError(`Pipeline run failed: ${messageOf(error)}`, { cause: error });
   }
+}
+
+/** Python's string order (code points), not the locale's: `B` before `a`, `_` before letters. */
+function byCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

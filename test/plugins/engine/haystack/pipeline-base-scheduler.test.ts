@@ -336,4 +336,14 @@ test("TestMakeSocketAutoVariadic.test_raises_error_all_int", () => {
   assert.throws(() => makeAutoVariadic("comp", socketOf(int), "comp1", PipelineConnectError), (e: Error) => e instanceof PipelineConnectError);
 });
 
+test("svc: components that tie run in Python's name order (sorted code points: capitals and '_' first), one at a time", async () => {
+  const ran: string[] = [];
+  const recorder = (name: string) => componentOf({ value: socket(v.number()) }, { value: v.number() }, (i) => (ran.push(name), { value: i.value }));
+  const names = ["b", "B", "a_c", "ab", "a"];
+  const pipeline = new Pipeline();
+  for (const name of names) pipeline.addComponent(name, recorder(name));
+  await pipeline.run(Object.fromEntries(names.map((n) => [n, { value: 1 }])), { concurrencyLimit: 1 });
+  assert.equal(ran, ["B", "a", "a_c", "ab", "b"]);
+});
+
 test.run();
