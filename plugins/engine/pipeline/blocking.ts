@@ -6,6 +6,7 @@
 import type { Logger } from "svc/plugin";
 import type { Pipeline } from "./pipeline.js";
 import type { Inputs, Node } from "./run-state.js";
+import { byRankThenName } from "./topology.js";
 
 /** The class name of a dotted type string, as Haystack names types in messages. */
 export const shortType = (type: string) => type.slice(type.lastIndexOf(".") + 1);
@@ -26,7 +27,7 @@ export function findBlockingComponents(nodes: ReadonlyMap<string, Node>, state: 
   const candidates = withInputs.length ? withInputs : all;
   const fewest = Math.min(...candidates.map((n) => n.visits));
   const blocking = candidates.filter((n) => n.visits === fewest);
-  return blocking.sort((a, b) => ranks.get(a.name)! - ranks.get(b.name)! || a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
+  return blocking.sort(byRankThenName(ranks));
 }
 
 export function warnBlocked(log: Logger | undefined, blocking: readonly Node[]): void {

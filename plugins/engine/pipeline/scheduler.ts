@@ -14,7 +14,7 @@ import { PipelineComponentsBlockedError, PipelineError, PipelineMaxComponentRuns
 import type { Pipeline, RunOptions } from "./pipeline.js";
 import { consume, deliver, NO_OUTPUT, priorityOf, Priority, type Inputs, type Node } from "./run-state.js";
 import { distributeInput } from "./run-input.js";
-import { topologicalRanks } from "./topology.js";
+import { byCodePoints, byRankThenName, topologicalRanks } from "./topology.js";
 import { deepCopy } from "./copy.js";
 import { FIFOPriorityQueue } from "./priority-queue.js";
 import { componentSpanTags } from "./span-tags.js";
@@ -188,7 +188,7 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     const [priority, head] = queue.pop();
     const same = [head];
     while (queue.length && queue.peek()[0] === priority) same.push(queue.pop()[1]);
-    return same.sort((a, b) => ranks.get(a.name)! - ranks.get(b.name)! || byCodePoints(a.name.toLowerCase(), b.name.toLowerCase()))[0]!;
+    return same.sort(byRankThenName(ranks))[0]!;
   };
 
   try {
@@ -242,9 +242,4 @@ async function runWith(pipeline: Pipeline, data: Record<string, unknown>, option
     pipelineSpan.end(error);
     throw isPipelineFailure(error) ? error : new PipelineError(`Pipeline run failed: ${messageOf(error)}`, { cause: error });
   }
-}
-
-/** Python's string order (code points), not the locale's: `B` before `a`, `_` before letters. */
-function byCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

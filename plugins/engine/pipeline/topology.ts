@@ -65,3 +65,16 @@ export function topologicalRanks(pipeline: Pipeline): Map<string, number> {
   }
   return ranks;
 }
+
+/** Python's string order (code points), not the locale's: `B` before `a`, `_` before letters. */
+export function byCodePoints(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Haystack's key `(topological_sort[name], name.lower())`, shared by `_tiebreak_waiting_components`
+ * and `_find_components_blocking_pipeline`.
+ */
+export function byRankThenName(ranks: ReadonlyMap<string, number>): (a: { name: string }, b: { name: string }) => number {
+  return (a, b) => ranks.get(a.name)! - ranks.get(b.name)! || byCodePoints(a.name.toLowerCase(), b.name.toLowerCase());
+}
