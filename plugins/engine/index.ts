@@ -68,7 +68,7 @@ export { DocumentJoiner } from "./components/document-joiner.js";
 export { AnswerBuilder } from "./components/answer-builder.js";
 export { GeneratedAnswer } from "./dataclasses/generated-answer.js";
 export { HTMLToDocument } from "./components/html-to-document.js";
-export { LinkContentFetcher } from "./components/link-content-fetcher.js";
+export { HTTPStatusError, LinkContentFetcher, RequestError } from "./components/link-content-fetcher.js";
 export { TextFileToDocument } from "./components/text-file-to-document.js";
 export { MarkdownToDocument } from "./components/markdown-to-document.js";
 export { PyPDFToDocument } from "./components/pypdf-to-document.js";
