@@ -38,7 +38,7 @@ const MAX_PARALLEL = 8;
  */
 const ClientKwargs = v.strictObject(
   {
-    /** Seconds per attempt, `null` for none; wins over `timeout`, as in Haystack. */
+    /** Seconds any one wait may take, `null` for none; wins over `timeout`, as in Haystack. */
     timeout: v.optional(v.nullable(v.pipe(v.number(), v.gtValue(0)))),
     follow_redirects: v.optional(v.boolean()),
     /** The client's default headers, below every other header. */
@@ -54,6 +54,7 @@ const Init = v.object({
   raise_on_failure: v.optional(v.boolean(), true),
   user_agents: v.optional(v.nullable(v.array(v.string())), null),
   retry_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 2),
+  /** Seconds any one wait (connecting, the answer, each chunk of the body) may take, as httpx's. */
   timeout: v.optional(v.pipe(v.number(), v.gtValue(0)), 3),
   /** Offer HTTP/2 over TLS (ALPN); plain http stays HTTP/1.1, as with httpx. */
   http2: v.optional(v.boolean(), false),
@@ -158,35 +159,62 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
     const { request_headers, max_content_bytes: cap } = this.initParameters;
     const kwargs = this.initParameters.client_kwargs ?? {};
     const timeout = kwargs.timeout === undefined ? this.initParameters.timeout : kwargs.timeout;
-    const timer = timeout === null ? null : AbortSignal.timeout(timeout * 1000);
-    const combined = timer ? AbortSignal.any([signal, timer]) : signal;
+    // httpx's time-out bounds each wait (connecting, the answer, every chunk), not the whole download.
+    const idle = new IdleTimer(timeout);
+    const combined = AbortSignal.any([signal, idle.signal]);
     const failure = (error: unknown, what: string) => {
       if (signal.aborted) return signal.reason ?? error;
-      return new RequestError(timer?.aborted ? `Timed out after ${timeout}s ${what} ${url}` : `${what} ${url} failed: ${causeOf(error)}`);
+      return new RequestError(idle.signal.aborted ? `Timed out after ${timeout}s ${what} ${url}` : `${what} ${url} failed: ${causeOf(error)}`);
     };
     const headers = mergeHeaders(kwargs.headers, REQUEST_HEADERS, trace, request_headers ?? undefined, { "User-Agent": userAgent });
-    if (!this.agent) this.warmUp();
+    this.warmUp(); // a close() during the run: a new pool
     let response: Awaited<ReturnType<typeof fetch>>;
     try {
       response = await fetch(url, { headers, signal: combined, redirect: kwargs.follow_redirects === false ? "manual" : "follow", dispatcher: this.agent! });
     } catch (error) {
+      idle.stop();
       throw failure(error, "fetching");
     }
     if (!response.ok) {
+      idle.stop();
       await response.body?.cancel().catch(() => undefined);
       throw new HTTPStatusError(response.status, url, response.statusText, response.headers.get("location"));
     }
+    idle.restart();
     const header = response.headers.get("content-type") ?? "";
     // Haystack's meta and mime_type: the media type without parameters, "" when the header is missing.
     const contentType = header.split(";")[0]!;
     let body: Buffer;
     try {
-      body = await readCapped(response as never, cap, url);
+      body = await readCapped(response as never, cap, url, () => idle.restart());
     } catch (error) {
       if (error instanceof TooLargeError) throw error;
       throw failure(error, "reading");
+    } finally {
+      idle.stop();
     }
     const data = handlerFor(contentType) === "text" ? Buffer.from(decodeText(body, header), "utf8") : body;
     return new ByteStream(data, { content_type: contentType, url }, contentType);
+  }
+}
+
+/** An abort signal that fires once `seconds` pass without a `restart` (never for `null`). */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  readonly signal = this.controller.signal;
+
+  constructor(private readonly seconds: number | null) {
+    this.restart();
+  }
+
+  restart(): void {
+    if (this.seconds === null || this.signal.aborted) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(new Error(`timed out after ${this.seconds}s`)), this.seconds * 1000);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
   }
 }

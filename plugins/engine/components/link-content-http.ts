@@ -78,8 +78,11 @@ export function decodeText(body: Buffer, contentTypeHeader: string): string {
   }
 }
 
-/** Reads the body, refusing more than `cap` bytes (by Content-Length up front, then while streaming). */
-export async function readCapped(response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null }, cap: number, url: string): Promise<Buffer> {
+/**
+ * Reads the body, refusing more than `cap` bytes (by Content-Length up front, then while
+ * streaming); `onChunk` is told of every chunk (it restarts the idle time-out).
+ */
+export async function readCapped(response: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null }, cap: number, url: string, onChunk: () => void = () => undefined): Promise<Buffer> {
   const tooLarge = () => new TooLargeError(`The response from ${url} is larger than the limit of ${cap} bytes.`);
   if (Number(response.headers.get("content-length") ?? 0) > cap) {
     await response.body?.cancel().catch(() => undefined);
@@ -92,6 +95,7 @@ export async function readCapped(response: { headers: { get(name: string): strin
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onChunk();
     total += value.byteLength;
     if (total > cap) {
       await reader.cancel().catch(() => undefined);

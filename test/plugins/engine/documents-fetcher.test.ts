@@ -136,6 +136,29 @@ test("each attempt times out after `timeout` seconds, and is retried", () =>
     assert.is(seen.length, 3);
   }));
 
+test("timeout bounds each wait, not the download (httpx's): a steady slow body arrives, a stalled one times out", () =>
+  withServer(
+    (req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const chunks = req.url === "/steady" ? 6 : 1;
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(`chunk${sent} `);
+        if (++sent === chunks && req.url === "/steady") (clearInterval(timer), res.end());
+        if (sent === chunks && req.url === "/stalled") clearInterval(timer); // then nothing more
+      }, 300);
+      res.on("close", () => clearInterval(timer));
+    },
+    async (base) => {
+      // 6 chunks 300 ms apart: longer than the 1 s time-out in all, never 1 s without a chunk.
+      const fetcher = new LinkContentFetcher({ ...fast, timeout: 1, retry_attempts: 0 });
+      assert.is((await fetcher.run({ urls: [`${base}/steady`] }, ctx())).streams[0]!.toString(), "chunk0 chunk1 chunk2 chunk3 chunk4 chunk5 ");
+      const error = await rejection(fetcher.run({ urls: [`${base}/stalled`] }, ctx()));
+      assert.match(error.message, /Timed out after 1s reading/);
+      await fetcher.close();
+    },
+  ));
+
 test("bodies over max_content_bytes are refused, by Content-Length or while streaming, without retrying", () =>
   withServer(routes, async (base, seen) => {
     const fetcher = new LinkContentFetcher({ ...fast, max_content_bytes: 1024 });
