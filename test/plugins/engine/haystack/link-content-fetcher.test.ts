@@ -32,6 +32,7 @@ let readme: Buffer;
 /** Every request: its path and headers. */
 let seen: { path: string; headers: IncomingMessage["headers"]; rawHeaders: string[] }[] = [];
 const counts = new Map<string, number>();
+/** The connections opened during the current test and still open. */
 const open = new Set<Socket>();
 let connections = 0;
 
@@ -91,6 +92,7 @@ test.before.each(() => {
   seen = [];
   counts.clear();
   connections = 0;
+  open.clear(); // only this test's connections count
 });
 
 /** Haystack's `run_async`: svc's run, in a pipeline run concurrently. */
@@ -416,6 +418,8 @@ test("test_run_async_user_agent_rotation", async () => {
 
 test("async test_request_headers_merging_and_ua_override", () => headersMerge(runAsync, "de-DE", ["X-Async", "true"], ["ua-async-1", "ua-async-2"]));
 
+// Haystack also checks the spelling kept (the last one); fetch sends header names lowercased, and
+// HTTP names are case-insensitive, so the port checks the value and that the header is sent once.
 test("test_duplicated_request_headers_merging", async () => {
   const fetcher = new LinkContentFetcher({ request_headers: { "x-test-header": "header-1", "X-Test-Header": "agent-2", "X-TEST-HEADER": "agent-3", "X-TeSt-HeAdEr": "good-one" } });
   await runAsync(fetcher, [`${base}/ok`]);
