@@ -6,9 +6,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as v from "valibot";
-import { Agent, OpenAIChatGenerator, Secret, BranchJoiner, ChatMessage, ChatPromptBuilder, ConditionalRouter, Document, InMemoryBM25Retriever, InMemoryDocumentStore, Pipeline, Tool, Toolset, output, socket, Component, type ToolCall } from "svc/engine";
+import { Agent, OpenAIChatGenerator, Secret, BranchJoiner, ChatMessage, ChatPromptBuilder, ConditionalRouter, Document, InMemoryBM25Retriever, InMemoryDocumentStore, ListJoiner, Pipeline, Tool, Toolset, output, socket, Component, type ToolCall } from "svc/engine";
 import { startOpenAIFixture } from "../../../fixtures/openai-server.js";
 import { componentTool, ctx, MockChat, rejection, SpyingTracer, warnings, weatherFunction, weatherTool } from "./agent-fixtures.js";
+import { componentOf } from "./harness.js";
 
 type Out = { messages: ChatMessage[]; last_message?: ChatMessage; step_count: number; exit_reason: string };
 const run = async (agent: Agent, inputs: Record<string, unknown>, tracer?: SpyingTracer) => (await agent.run(inputs as never, ctx(tracer ? { tracer } : {}))) as unknown as Out;
@@ -416,6 +417,30 @@ test("TestAgentNotTriggeredByInjectedInput.test_agent_not_triggered_by_injected_
   const result = await pipeline.run({ agent: { streaming_callback: () => {} } });
   assert.not.ok("agent" in result);
   assert.is(llm.calls.length, 0);
+});
+
+test("test_agent_waits_for_messages_when_predecessor_is_blocked", async () => {
+  const messages = () => v.array(v.instance(ChatMessage));
+  const historyParser = componentOf({ query: socket(v.string()) }, { messages: messages() }, ({ query }: { query: string }) => ({ messages: [ChatMessage.fromUser(query)] }));
+  // No output for no files: the attachments builder behind it is blocked.
+  const filesProcessor = componentOf({ files: socket(v.array(v.string())) }, { processed_files: v.array(v.string()) }, ({ files }: { files: string[] }) => (files.length ? { processed_files: files } : {}));
+  const attachmentsBuilder = componentOf({ processed_files: socket(v.array(v.string())) }, { prompt: messages() }, ({ processed_files }: { processed_files: string[] }) => ({ prompt: [ChatMessage.fromUser(`Files: ${processed_files}`)] }));
+  const chat = new MockChat("done");
+  const agent = new Agent({ chat_generator: chat, tools: [weatherTool()], state_schema: { retrieval_filters: { type: "dict[str, Any]" } } });
+  const pipeline = new Pipeline()
+    .addComponent("history_parser", historyParser)
+    .addComponent("files_processor", filesProcessor)
+    .addComponent("attachments_builder", attachmentsBuilder)
+    .addComponent("messages_joiner", new ListJoiner({ list_type_: "list[haystack.dataclasses.chat_message.ChatMessage]" }))
+    .addComponent("agent", agent)
+    .connect("history_parser.messages", "messages_joiner.values")
+    .connect("files_processor.processed_files", "attachments_builder.processed_files")
+    .connect("attachments_builder.prompt", "messages_joiner.values")
+    .connect("messages_joiner.values", "agent.messages");
+  const result = await pipeline.run({ history_parser: { query: "What case law applies?" }, files_processor: { files: [] }, agent: { retrieval_filters: { field: "date", value: "2024-01-01" } } });
+  assert.ok("agent" in result);
+  // The agent ran once, on the joined messages: the user's question only.
+  assert.equal(chat.calls.map((c) => (c.messages as ChatMessage[]).map((m) => m.text)), [["What case law applies?"]]);
 });
 
 test.run();
