@@ -16,6 +16,7 @@ import { DocumentJoiner } from "./components/document-joiner.js";
 import { AnswerJoiner } from "./components/answer-joiner.js";
 import { ListJoiner } from "./components/list-joiner.js";
 import { StringJoiner } from "./components/string-joiner.js";
+import { RegexTextExtractor } from "./components/regex-text-extractor.js";
 import { CSVToDocument } from "./components/csv-to-document.js";
 import { JSONConverter } from "./components/json-converter.js";
 import { DocumentSplitter } from "./components/document-splitter.js";
@@ -82,6 +83,7 @@ export function createRegistry(): EngineRegistry {
     AnswerJoiner,
     ListJoiner,
     StringJoiner,
+    RegexTextExtractor,
     AnswerBuilder,
     HTMLToDocument,
     LinkContentFetcher,

@@ -67,6 +67,7 @@ export { DocumentSplitter } from "./components/document-splitter.js";
 export { DocumentJoiner } from "./components/document-joiner.js";
 export { AnswerJoiner } from "./components/answer-joiner.js";
 export { ListJoiner } from "./components/list-joiner.js";
+export { RegexTextExtractor } from "./components/regex-text-extractor.js";
 // Haystack's StringJoiner; the sample component of that name (below) is reached by its path.
 export { StringJoiner } from "./components/string-joiner.js";
 export { CSVToDocument } from "./components/csv-to-document.js";
