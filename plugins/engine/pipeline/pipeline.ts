@@ -38,6 +38,9 @@ export interface RunOptions {
 
 const owners = new WeakMap<Component, Pipeline>();
 
+/** Whether the component belongs to a pipeline (Haystack's `__haystack_added_to_pipeline__`). */
+export const isInPipeline = (component: Component): boolean => owners.has(component);
+
 export interface SocketInfo {
   type: string;
   /** Inputs only. */
