@@ -13,7 +13,7 @@ import { ByteStream, Document } from "./dataclasses/document.js";
 import { runNested } from "./components/nested-component.js";
 import { Tool, type JsonSchema, type OutputsToString, type StateOutput, type ToolContext } from "./tool.js";
 import type { EngineRegistry } from "./registry.js";
-import { isInPipeline } from "./pipeline/pipeline.js";
+import { isInPipeline } from "./pipeline/membership.js";
 import { ValueError } from "./pipeline/errors.js";
 import { parametersFromSockets, takesState, type Schema } from "./tool-parameters-schema.js";
 

@@ -40,7 +40,7 @@ export { YamlPipeline } from "./yaml-deploy.js";
 export { streamingGenerator, type StreamingGeneratorOptions, type StreamExtra } from "./streaming-generator.js";
 export { ChatMessage, chatRoleFromStr, parseArguments, type ChatRole, type ContentPart, type ToolCall, type ToolCallResult, type ReasoningContent } from "./dataclasses/chat-message.js";
 export { Document, ByteStream, checkSparseEmbedding, type DocumentInit, type SparseEmbedding } from "./dataclasses/document.js";
-export { StreamingChunk, toolCallDeltaToDict, toolCallDeltaFromDict, componentInfoFromDict, type StreamingCallback, type ToolCallDelta, type ComponentInfo, type FinishReason } from "./dataclasses/streaming-chunk.js";
+export { StreamingChunk, toolCallDeltaToDict, toolCallDeltaFromDict, componentInfoFromDict, componentInfoFromComponent, type StreamingCallback, type ToolCallDelta, type ComponentInfo, type FinishReason } from "./dataclasses/streaming-chunk.js";
 export { Secret, secretParameter } from "./dataclasses/secret.js";
 export { BranchJoiner } from "./components/branch-joiner.js";
 export { PromptBuilder } from "./components/prompt-builder.js";
