@@ -6,13 +6,18 @@
  * component as a pipeline would and answers with its outputs. Serialized as Haystack writes it:
  * `{type, data: {component: {type, init_parameters}, name, description, parameters, …}}`.
  */
+import * as v from "valibot";
 import type { Component, InputSocket } from "./component.js";
 import { ChatMessage } from "./dataclasses/chat-message.js";
 import { ByteStream, Document } from "./dataclasses/document.js";
 import { runNested } from "./components/nested-component.js";
-import { State } from "./components/agent-state.js";
 import { Tool, type JsonSchema, type OutputsToString, type StateOutput, type ToolContext } from "./tool.js";
 import type { EngineRegistry } from "./registry.js";
+import { isInPipeline } from "./pipeline/membership.js";
+import { ValueError } from "./pipeline/errors.js";
+import { parametersFromSockets, takesState, type Schema } from "./tool-parameters-schema.js";
+
+export { parametersFromSockets } from "./tool-parameters-schema.js";
 
 export const COMPONENT_TOOL_TYPE = "haystack.tools.component_tool.ComponentTool";
 
@@ -26,55 +31,6 @@ export interface ComponentToolInit {
   outputs_to_state?: Record<string, StateOutput> | null;
 }
 
-type Schema = { type: string; wrapped?: Schema; item?: Schema; options?: Schema[]; value?: Schema; class?: unknown; entries?: Record<string, Schema>; literal?: unknown };
-
-const DOCUMENT_SCHEMA: JsonSchema = {
-  type: "object",
-  description: "A Haystack Document.",
-  properties: { id: { type: "string" }, content: { anyOf: [{ type: "string" }, { type: "null" }] }, meta: { type: "object" }, score: { anyOf: [{ type: "number" }, { type: "null" }] } },
-};
-const CHAT_MESSAGE_SCHEMA: JsonSchema = {
-  type: "object",
-  description: "A chat message.",
-  properties: { role: { type: "string", enum: ["user", "assistant", "system", "tool"] }, content: { type: "string" } },
-  required: ["role", "content"],
-};
-
-/** A socket's valibot schema as JSON Schema; undefined for what an LLM cannot send (functions, bytes). */
-function jsonSchemaOf(schema: Schema | undefined): JsonSchema | undefined {
-  if (!schema) return {};
-  switch (schema.type) {
-    case "string": return { type: "string" };
-    case "number": return { type: "number" };
-    case "boolean": return { type: "boolean" };
-    case "null": return { type: "null" };
-    case "any": case "unknown": return {};
-    case "literal": return { const: schema.literal };
-    case "picklist": return { enum: (schema as { options?: unknown[] }).options };
-    case "function": return undefined;
-    // The agent's State is handed over by the runner, never sent by the LLM.
-    case "instance": return schema.class === State ? undefined : schema.class === Document ? DOCUMENT_SCHEMA : schema.class === ChatMessage ? CHAT_MESSAGE_SCHEMA : schema.class === ByteStream ? undefined : { type: "object" };
-    case "array": {
-      const items = jsonSchemaOf(schema.item);
-      return items === undefined ? undefined : { type: "array", items };
-    }
-    case "record": {
-      const values = jsonSchemaOf(schema.value);
-      return { type: "object", ...(values && Object.keys(values).length ? { additionalProperties: values } : {}) };
-    }
-    case "object": case "loose_object": case "strict_object": return { type: "object" };
-    case "nullable": case "nullish": case "optional": {
-      const inner = jsonSchemaOf(schema.wrapped);
-      return inner === undefined ? undefined : schema.type === "optional" ? inner : { anyOf: [inner, { type: "null" }] };
-    }
-    case "union": {
-      const options = (schema.options ?? []).map(jsonSchemaOf).filter((x): x is JsonSchema => x !== undefined);
-      return options.length ? (options.length === 1 ? options[0] : { anyOf: options }) : undefined;
-    }
-    default: return {};
-  }
-}
-
 /** The data class (Document, ChatMessage) a socket takes, if any, looking through lists and unions. */
 function dataClassOf(schema: Schema | undefined): { fromDict(d: any): unknown } | undefined {
   if (!schema) return undefined;
@@ -84,21 +40,6 @@ function dataClassOf(schema: Schema | undefined): { fromDict(d: any): unknown } 
     if (found) return found;
   }
   return undefined;
-}
-
-/** Haystack's _create_tool_parameters_schema over the engine's sockets. */
-export function parametersFromSockets(sockets: Record<string, InputSocket>, inputsFromState: Record<string, string> | null | undefined): JsonSchema {
-  const fromState = new Set(Object.values(inputsFromState ?? {}));
-  const properties: Record<string, JsonSchema> = {};
-  const required: string[] = [];
-  for (const socket of Object.values(sockets)) {
-    if (fromState.has(socket.name)) continue;
-    const schema = jsonSchemaOf(socket.schema as unknown as Schema);
-    if (schema === undefined) continue;
-    properties[socket.name] = { ...schema, description: `Input '${socket.name}' for the component.`, ...(socket.mandatory ? {} : { default: socket.default ?? null }) };
-    if (socket.mandatory) required.push(socket.name);
-  }
-  return { type: "object", properties, ...(required.length ? { required } : {}) };
 }
 
 /** Haystack's default tool name: the class name in snake case (SerperDevWebSearch → serper_dev_web_search). */
@@ -122,15 +63,21 @@ export class ComponentTool extends Tool {
     if (!component || typeof component.run !== "function" || typeof component.inputSockets !== "object") {
       throw new TypeError(`${describeNonComponent(component)} is not a Haystack component. Use ComponentTool only with Haystack component instances.`);
     }
+    // The pipeline owns its components' runs (and their warm-up and close): a tool must not run one too.
+    if (isInPipeline(component)) throw new ValueError("Component has been added to a pipeline and can't be used to create a ComponentTool. Create ComponentTool from a non-pipeline component instead.");
     const name = init.name || snakeCaseName(component.constructor.name);
     const invoke = async (args: Record<string, unknown>, ctx: ToolContext) => {
       const sockets = component.inputSockets;
       const converted = Object.fromEntries(Object.entries(args).map(([key, value]) => [key, convertArgument(value, sockets[key])]));
+      // enable_streaming_callback_passthrough: a component with a streaming_callback input streams to the run's callback.
+      if (ctx.streaming_callback && "streaming_callback" in sockets && converted.streaming_callback == null) converted.streaming_callback = ctx.streaming_callback;
       // Under the tool call's span: its outgoing calls (a web search) carry the trace context.
       return runNested(component, converted, { name, signal: ctx.signal, span: ctx.span, tracer: ctx.tracer });
     };
     const parameters = init.parameters ?? (new.target as typeof ComponentTool).generatedParameters(component, init.inputs_from_state ?? null);
-    super({ name, description: init.description || name, parameters, function: invoke, outputs_to_string: init.outputs_to_string ?? null, inputs_from_state: init.inputs_from_state ?? null, outputs_to_state: init.outputs_to_state ?? null, valid_inputs: Object.keys(component.inputSockets), valid_outputs: Object.keys(component.outputSockets) });
+    // Haystack wires `async_function` only for a component with `run_async`: here, one whose run is async.
+    const asyncRun = component.run.constructor.name === "AsyncFunction";
+    super({ name, description: init.description || name, parameters, function: invoke, async_function: asyncRun ? invoke : null, outputs_to_string: init.outputs_to_string ?? null, inputs_from_state: init.inputs_from_state ?? null, outputs_to_state: init.outputs_to_state ?? null, valid_inputs: Object.keys(component.inputSockets), valid_outputs: Object.keys(component.outputSockets) });
     this.component = component;
     this.givenParameters = init.parameters ?? null;
     for (const param of Object.values(init.inputs_from_state ?? {})) {
@@ -141,6 +88,11 @@ export class ComponentTool extends Tool {
   /** The parameters schema when none is given; AgentTool has its own. */
   static generatedParameters(component: Component, inputsFromState: Record<string, string> | null): JsonSchema {
     return parametersFromSockets(component.inputSockets, inputsFromState);
+  }
+
+  /** Sockets taking the agent's live State (Haystack: typed `State`); the runner hands it over. */
+  override get stateParameters(): string[] {
+    return Object.values(this.component.inputSockets).filter(takesState).map((s) => s.name);
   }
 
   private warming?: Promise<unknown>;
@@ -173,10 +125,17 @@ export class ComponentTool extends Tool {
   }
 }
 
-/** An LLM's JSON argument as the socket wants it: dicts become Documents or ChatMessages. */
+/**
+ * An LLM's JSON argument as the socket wants it: dicts become Documents or ChatMessages; other
+ * values are read by the socket's schema when they fit it (a data class object gets its field
+ * defaults, as pydantic's validation gives Haystack's dataclass), else passed on as they are.
+ */
 function convertArgument(value: unknown, socket: InputSocket | undefined): unknown {
   const cls = dataClassOf(socket?.schema as unknown as Schema);
-  if (!cls) return value;
+  if (!cls) {
+    const parsed = socket?.schema ? v.safeParse(socket.schema, value) : undefined;
+    return parsed?.success ? parsed.output : value;
+  }
   const one = (x: unknown) => (x && typeof x === "object" && !Array.isArray(x) && !(x instanceof Document) && !(x instanceof ChatMessage) ? cls.fromDict(x) : x);
   return Array.isArray(value) ? value.map(one) : one(value);
 }

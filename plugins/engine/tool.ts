@@ -27,6 +27,18 @@ export interface ToolContext {
 
 export type ToolFunction = (args: Record<string, any>, ctx: ToolContext) => unknown;
 
+const STATE_PARAMETERS = Symbol.for("svc.engine.toolStateParameters");
+
+/**
+ * Marks arguments of a tool function that take the agent's live State (Python's `state: State`
+ * annotation, which JS cannot read): the runner passes the State object itself under those
+ * names, and schedules the call as reading and writing every state key. Returns `fn`.
+ */
+export function receivesState<F extends ToolFunction>(fn: F, ...parameters: string[]): F {
+  Object.defineProperty(fn, STATE_PARAMETERS, { value: parameters.length ? parameters : ["state"], configurable: true });
+  return fn;
+}
+
 /**
  * Turns a result (or its `source` field) into the text the LLM sees; `raw_result` keeps the
  * handler's value as is (image or text parts). Or, Haystack's multiple-output form, a map of
@@ -151,6 +163,12 @@ export class Tool {
     return undefined;
   }
 
+  /** Arguments that take the agent's live State (see `receivesState`). */
+  get stateParameters(): string[] {
+    const marked = (fn: ToolFunction | null) => (fn as (ToolFunction & { [STATE_PARAMETERS]?: string[] }) | null)?.[STATE_PARAMETERS] ?? [];
+    return [...new Set([...marked(this.function), ...marked(this.async_function)])];
+  }
+
   /** What the chat generator sends to the LLM. */
   get toolSpec(): ToolSpec {
     return { name: this.name, description: this.description, parameters: this.parameters };
@@ -164,9 +182,12 @@ export class Tool {
 
   /** Validates, then runs the function; every failure is a ToolInvocationError naming the tool. */
   async invoke(args: Record<string, unknown>, ctx: Partial<ToolContext> = {}): Promise<unknown> {
-    const problems = this.validate(args);
+    // The State object is the runner's, not the LLM's: the schema does not describe it.
+    const stateParameters = this.stateParameters;
+    const llmArgs = stateParameters.length ? Object.fromEntries(Object.entries(args).filter(([k]) => !stateParameters.includes(k))) : args;
+    const problems = this.validate(llmArgs);
     if (problems) {
-      throw new ToolInvocationError(this.name, `Failed to invoke Tool \`${this.name}\` with parameters ${JSON.stringify(args)}. Error: invalid arguments: ${problems}`);
+      throw new ToolInvocationError(this.name, `Failed to invoke Tool \`${this.name}\` with parameters ${JSON.stringify(llmArgs)}. Error: invalid arguments: ${problems}`);
     }
     try {
       return await (this.async_function ?? this.function)!(args, {
@@ -175,7 +196,7 @@ export class Tool {
         ...(ctx.span ? { span: ctx.span, tracer: ctx.tracer } : {}),
       });
     } catch (error) {
-      throw new ToolInvocationError(this.name, `Failed to invoke Tool \`${this.name}\` with parameters ${JSON.stringify(args)}. Error: ${messageOf(error)}`, { cause: error });
+      throw new ToolInvocationError(this.name, `Failed to invoke Tool \`${this.name}\` with parameters ${JSON.stringify(llmArgs)}. Error: ${messageOf(error)}`, { cause: error });
     }
   }
 

@@ -15,7 +15,8 @@ export type RequiredVariables = readonly string[] | "*" | null;
 /** Haystack 3.x default: `"*"`, every template variable is required; an explicit `null` makes all optional (2.x's default). */
 export const requiredVariablesSchema = v.optional(v.nullable(v.union([v.literal("*"), v.array(v.string())])), "*");
 export const variablesSchema = v.optional(v.nullable(v.array(v.string())), null);
-export const templateVariablesSocket = () => socket(v.nullable(v.record(v.string(), v.unknown())), { default: null });
+/** Described as Haystack's run docstring describes it (a ComponentTool's parameter description). */
+export const templateVariablesSocket = () => socket(v.pipe(v.nullable(v.record(v.string(), v.unknown())), v.description("An optional dictionary of template variables to overwrite the pipeline variables.")), { default: null });
 
 /** One socket per variable, any type: mandatory when required, otherwise defaulting to "" (as in Haystack). */
 export function variableSockets(variables: readonly string[], required: RequiredVariables): Record<string, InputSocketSpec> {
@@ -86,7 +87,7 @@ export class PromptBuilder extends Component<PromptBuilderInit> {
   protected inputSpecs(): Record<string, InputSocketSpec> {
     return {
       ...variableSockets(this.variables, this.initParameters.required_variables),
-      template: socket(v.nullable(v.string()), { default: null }),
+      template: socket(v.pipe(v.nullable(v.string()), v.description("An optional string template to overwrite PromptBuilder's default template. If None, the default template\nprovided at initialization is used.")), { default: null }),
       template_variables: templateVariablesSocket(),
     };
   }

@@ -8,11 +8,14 @@
 import * as v from "valibot";
 import type { Span, Tracer } from "svc/plugin";
 import { Component, output, selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
-import { ChatMessage, type ToolCall } from "../dataclasses/chat-message.js";
+import { ChatMessage, type ContentPart, type ToolCall } from "../dataclasses/chat-message.js";
 import { StreamingChunk, type ComponentInfo, type StreamingCallback } from "../dataclasses/streaming-chunk.js";
 import { isSingleOutputsToString, Tool, ToolInvocationError, type OutputsToString } from "../tool.js";
 import { checkDuplicateToolNames, flattenTools, isToolsType, warmUpTools, type ToolsType } from "../toolset.js";
 import { State } from "./agent-state.js";
+import { scheduleToolCalls } from "./tool-call-schedule.js";
+
+export { scheduleToolCalls } from "./tool-call-schedule.js";
 
 /** The LLM called a tool nobody gave us. */
 export class ToolNotFoundError extends Error {
@@ -66,7 +69,7 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
     const span = o.tracer?.startSpan("haystack.agent.step.tool", { "haystack.tool.name": tool.name, "haystack.tool.description": tool.description }, o.parentSpan);
     try {
       if (signal.aborted) throw signal.reason;
-      const value = await tool.invoke(withStateInputs(tool, call.arguments, o.state), { signal, span, tracer: o.tracer, ...(o.passthrough && o.callback ? { streaming_callback: o.callback } : {}) });
+      const value = await tool.invoke(injectStateArgs(tool, call.arguments, o.state), { signal, span, tracer: o.tracer, ...(o.passthrough && o.callback ? { streaming_callback: o.callback } : {}) });
       span?.end();
       return { ok: true, value };
     } catch (cause) {
@@ -109,33 +112,13 @@ export async function runToolCalls(o: RunToolCallsOptions): Promise<ChatMessage[
 }
 
 /**
- * Haystack's `_schedule_tool_calls`: batches of call indices. A call reading a state key (an
- * `inputs_from_state` parameter the LLM did not send) runs in a later batch than every call
- * writing that key (`outputs_to_state`); calls within a batch run concurrently. A cycle (a tool
- * reading and writing one key, called twice) is broken by call order; write-write needs no order.
+ * Haystack's `_inject_state_args`: arguments the LLM left out are filled from state
+ * (`inputs_from_state`), and arguments taking the live State get the State object itself.
  */
-export function scheduleToolCalls(calls: readonly ToolCall[], tools: readonly Tool[]): number[][] {
-  const io = calls.map((call, i) => {
-    const tool = tools[i]!;
-    const reads = new Set(Object.entries(tool.inputs_from_state ?? {}).filter(([, param]) => !(param in call.arguments)).map(([key]) => key));
-    return { reads, writes: new Set(Object.keys(tool.outputs_to_state ?? {})) };
-  });
-  const deps = io.map((a, j) => new Set(io.flatMap((b, i) => (i !== j && [...a.reads].some((key) => b.writes.has(key)) ? [i] : []))));
-  const done = new Set<number>();
-  const batches: number[][] = [];
-  while (done.size < calls.length) {
-    let ready = calls.map((_, k) => k).filter((k) => !done.has(k) && [...deps[k]!].every((d) => done.has(d)));
-    if (!ready.length) ready = [calls.findIndex((_, k) => !done.has(k))];
-    for (const k of ready) done.add(k);
-    batches.push(ready);
-  }
-  return batches;
-}
-
-/** Arguments the LLM left out are filled from state (`inputs_from_state`). */
-function withStateInputs(tool: Tool, args: Record<string, unknown>, state: State): Record<string, unknown> {
+export function injectStateArgs(tool: Tool, args: Record<string, unknown>, state: State): Record<string, unknown> {
   const out = { ...args };
   for (const [key, param] of Object.entries(tool.inputs_from_state ?? {})) if (!(param in out) && state.has(key)) out[param] = state.get(key);
+  for (const param of tool.stateParameters) out[param] = state;
   return out;
 }
 
@@ -145,10 +128,9 @@ function finish(tool: Tool, call: ToolCall, result: unknown, o: RunToolCallsOpti
   try {
     // As Haystack: only a mapping result feeds the state, and a named source it lacks is skipped.
     const config = tool.outputs_to_string;
-    const json = o.convertResultToJsonString ?? false;
-    if (!config || isSingleOutputsToString(config)) return ChatMessage.fromTool(toText(renderOutput(config ?? {}, result, call, o), json), call, false);
+    if (!config || isSingleOutputsToString(config)) return ChatMessage.fromTool(processToolOutput(config ?? {}, result, call, o) as string | ContentPart[], call, false);
     // The multiple-output form: each output rendered to a string, then the mapping as JSON.
-    const rendered = Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, toText(renderOutput(entry as OutputsToString, result, call, o), json)]));
+    const rendered = Object.fromEntries(Object.entries(config).map(([key, entry]) => [key, processToolOutput({ ...(entry as OutputsToString), raw_result: false }, result, call, o)]));
     return ChatMessage.fromTool(toText(rendered), call, false);
   } catch (cause) {
     const error = new ToolInvocationError(tool.name, `Failed to process the result of Tool '${tool.name}'. Error: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
@@ -180,18 +162,22 @@ export class ToolStateMergeError extends Error {
 }
 
 /**
- * One output: the `source` field (or the whole result) through the handler. A failing handler
- * raises with raise_on_failure, else the value is converted as if there were none (Haystack).
+ * Haystack's `_process_tool_output`: the `source` field (or the whole result) through the handler,
+ * as text unless `raw_result` (then as it is: a list of text / image / file parts reaches the
+ * tool message as parts). A failing handler raises with raise_on_failure, else the value is
+ * converted to text as if there were no handler.
  */
-function renderOutput(config: OutputsToString, result: unknown, call: ToolCall, o: RunToolCallsOptions): unknown {
+export function processToolOutput(config: OutputsToString, result: unknown, call: ToolCall, o: { raiseOnFailure: boolean; convertResultToJsonString?: boolean }): unknown {
+  const json = o.convertResultToJsonString ?? false;
   const value = config.source !== undefined && result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>)[config.source] : result;
-  if (!config.handler) return value;
+  if (!config.handler) return config.raw_result ? value : toText(value, json);
   try {
-    return config.handler(value);
+    const handled = config.handler(value);
+    return config.raw_result ? handled : toText(handled, json);
   } catch (error) {
     if (o.raiseOnFailure) throw error;
     console.warn(`Output handler '${config.handler.name || "anonymous"}' for tool '${call.tool_name}' failed, falling back to string conversion. Error: ${error instanceof Error ? error.message : String(error)}`);
-    return value;
+    return toText(value, json);
   }
 }
 

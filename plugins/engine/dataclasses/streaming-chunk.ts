@@ -3,6 +3,7 @@
  * result or reasoning (at most one of them per chunk), with the component that produced it.
  */
 import { ValueError } from "../pipeline/errors.js";
+import { membershipOf } from "../pipeline/membership.js";
 import { contentPartFromDict, type ReasoningContent, type ToolCallResult } from "./chat-message.js";
 
 export interface ToolCallDelta {
@@ -120,6 +121,11 @@ export function toolCallDeltaFromDict(data: Record<string, unknown>): ToolCallDe
   if (unknown.length) throw new TypeError(`ToolCallDelta got an unexpected keyword argument '${unknown[0]}'`);
   if (typeof data.index !== "number") throw new TypeError("ToolCallDelta is missing the required argument 'index'");
   return toolCallDeltaToDict(data as unknown as ToolCallDelta);
+}
+
+/** Haystack's `ComponentInfo.from_component`: the component's type, and its name in the pipeline it was added to (else null). */
+export function componentInfoFromComponent(component: { readonly type: string }): ComponentInfo {
+  return { type: component.type, name: membershipOf(component)?.name ?? null };
 }
 
 /** Haystack's `ComponentInfo.from_dict`: `type` is required, `name` defaults to null. */

@@ -12,6 +12,7 @@ import { PipelineConnectError, PipelineError, PipelineValidationError, ValueErro
 import { runPipeline, type PipelineResult } from "./scheduler.js";
 import { streamPipeline, type PipelineStreamHandle, type StreamOptions } from "./stream.js";
 import { shortType } from "./blocking.js";
+import { clearMembership, membershipOf, setMembership } from "./membership.js";
 
 export interface PipelineOptions {
   metadata?: Record<string, unknown>;
@@ -36,7 +37,6 @@ export interface RunOptions {
   onComponentEnd?(name: string, outputs: Record<string, unknown>): void;
 }
 
-const owners = new WeakMap<Component, Pipeline>();
 
 export interface SocketInfo {
   type: string;
@@ -61,7 +61,7 @@ export class Pipeline {
   /** Adds a component under a name; adding the same instance under the same name again does nothing (Haystack 3). */
   addComponent(name: string, component: Component): this {
     if (this.checkNewComponent(name, component)) {
-      owners.set(component, this);
+      setMembership(component, this, name);
       this.nodes.set(name, component);
     }
     return this;
@@ -92,7 +92,7 @@ export class Pipeline {
     if (name === "_debug") throw new ValueError("'_debug' is a reserved name for debug output. Choose another name.");
     if (name.includes(".")) throw new ValueError(`${name} is an invalid component name, cannot contain '.' (dot) characters.`);
     if (!isComponent(component)) throw new PipelineValidationError(`'${typeof component}' doesn't seem to be a component. Is this class derived from Component?`);
-    const owner = owners.get(component);
+    const owner = membershipOf(component)?.pipeline;
     if (owner === this) {
       const existingName = [...this.nodes].find(([, c]) => c === component)![0];
       throw new PipelineError(`Component has already been added to this Pipeline under the name '${existingName}'. A component instance can only be added once.`);
@@ -117,7 +117,7 @@ export class Pipeline {
     }
     for (const socket of Object.values(component.inputSockets)) if (socket.autoVariadic) unmakeAutoVariadic(socket);
     this.nodes.delete(name);
-    owners.delete(component);
+    clearMembership(component);
     return component;
   }
 

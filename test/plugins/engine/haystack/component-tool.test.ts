@@ -122,7 +122,7 @@ for (const [name, optional] of [
 }
 test("TestComponentTool.test_component_invoker_with_agent", async () => {
   const tool = new ComponentTool({ component: new Agent({ chat_generator: new MockChat("Answer") }), name: "agent_tool", description: "An agent tool", outputs_to_string: { source: "last_message" } });
-  const result = (await tool.invoke({ messages: [{ role: "user", content: "A 4-day trip in the south of France" }] })) as { last_message: ChatMessage };
+  const result = (await tool.invoke({ messages: [{ role: "user", content: [{ text: "A 4-day trip in the south of France" }] }] })) as { last_message: ChatMessage };
   assert.is(result.last_message.text, "Answer");
 });
 /** Haystack's ListProcessor: joins `texts` with spaces. */

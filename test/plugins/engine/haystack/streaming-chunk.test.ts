@@ -9,7 +9,7 @@
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { componentInfoFromDict, selectStreamingCallback, StreamingChunk, toolCallDeltaFromDict, toolCallDeltaToDict, ValueError, type ComponentInfo } from "svc/engine";
+import { Component, componentInfoFromComponent, componentInfoFromDict, output, Pipeline, selectStreamingCallback, socket, StreamingChunk, toolCallDeltaFromDict, toolCallDeltaToDict, ValueError, type ComponentInfo } from "svc/engine";
 
 const INFO: ComponentInfo = { type: "test.component", name: "test_component" };
 const RESULT = { result: "output", origin: { id: "123", tool_name: "test_tool", arguments: { arg1: "value1" } }, error: false };
@@ -36,12 +36,36 @@ test("test_create_chunk_with_content_and_tool_call, _and_tool_call_result, _and_
   );
 });
 
-test("ComponentInfo.from_dict: type and name, name defaults to null (from_component is not ported)", () => {
+test("ComponentInfo.from_dict: type and name, name defaults to null", () => {
   assert.equal(componentInfoFromDict({ type: "test_streaming_chunk.ExampleComponent" }), { type: "test_streaming_chunk.ExampleComponent", name: null });
   assert.equal(componentInfoFromDict({ type: "test_streaming_chunk.ExampleComponent", name: "pipeline_component" }), { type: "test_streaming_chunk.ExampleComponent", name: "pipeline_component" });
   assert.throws(() => componentInfoFromDict({ name: "x" }), TypeError);
 });
 
+/** Haystack's ExampleComponent. */
+class ExampleComponent extends Component {
+  static override readonly type = "test_streaming_chunk.ExampleComponent";
+  protected inputSpecs() {
+    return { input_value: socket() };
+  }
+  protected outputSpecs() {
+    return { test_output: output() };
+  }
+  run(inputs: { input_value: unknown }) {
+    return { test_output: inputs.input_value };
+  }
+}
+test("test_component_info_from_component", () => {
+  assert.equal(componentInfoFromComponent(new ExampleComponent({})), { type: "test_streaming_chunk.ExampleComponent", name: null });
+});
+test("test_component_info_from_component_with_name_from_pipeline", () => {
+  const comp = new ExampleComponent({});
+  const pipeline = new Pipeline().addComponent("pipeline_component", comp);
+  assert.equal(componentInfoFromComponent(comp), { type: "test_streaming_chunk.ExampleComponent", name: "pipeline_component" });
+  // Removed from the pipeline, it has no name again.
+  pipeline.removeComponent("pipeline_component");
+  assert.is(componentInfoFromComponent(comp).name, null);
+});
 test("test_tool_call_delta", () => {
   const delta = toolCallDeltaFromDict({ id: "123", tool_name: "test_tool", arguments: '{"arg1": "value1"}', index: 0 });
   assert.equal(delta, { id: "123", tool_name: "test_tool", arguments: '{"arg1": "value1"}', index: 0, extra: null });
