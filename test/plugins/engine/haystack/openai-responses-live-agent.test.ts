@@ -1,7 +1,8 @@
 /**
  * @module Port of test_openai_responses.py's live Agent cases (an Agent over the
  * OpenAIResponsesChatGenerator: streamed reasoning sent back with its function call, images and
- * files in tool results) against the loopback Responses fixture, which refuses a function call
+ * files in tool results) and its built-in (web search, MCP) tools case against the loopback
+ * Responses fixture, which refuses a function call
  * sent back without its reasoning item and a tool output without its call, as OpenAI does; and the
  * two Toolset cases (init, to_dict → from_dict).
  */
@@ -109,6 +110,44 @@ test("test_live_run_agent_with_file_in_tool_result", () =>
     assert.ok(result.last_message.text!.toLowerCase().includes("no"));
     const output = f.requests[1]!.body.input.find((i: { type?: string }) => i.type === "function_call_output");
     assert.equal(abbreviate(output, { [`data:application/pdf;base64,${pdf}`]: "<sample_pdf_3.pdf>" }), { type: "function_call_output", call_id: "call_doc", output: [{ type: "input_text", text: "Here is the retrieved document." }, { type: "input_file", filename: "sample_pdf_3.pdf", file_data: "<sample_pdf_3.pdf>" }] });
+  }));
+
+// Skipped in Haystack (the live MCP server times out); the fixture answers as OpenAI does.
+test("test_live_run_with_openai_tools", () =>
+  withFixture(async (f, llm) => {
+    const openaiTools = [
+      { type: "web_search_preview" },
+      { type: "mcp", server_label: "dmcp", server_description: "A Dungeons and Dragons MCP server to assist with dice rolling.", server_url: "https://dmcp-server.deno.dev/sse", require_approval: "never" },
+    ];
+    const component = llm({ model: "gpt-5", tools: openaiTools });
+    f.script(
+      { output: [{ type: "reasoning", id: "rs_n", summary: "" }, { type: "web_search_call", query: "positive news today" }, { type: "message", text: "A community garden opened today.", citations: [{ url: "https://example.org/garden", title: "Garden" }] }] },
+      { output: [{ type: "reasoning", id: "rs_d", summary: "" }, { type: "mcp_call", server_label: "dmcp", name: "roll", arguments: { diceRollExpression: "2d4+1" }, output: "6" }, { type: "message", text: "You rolled 6." }] },
+    );
+    let { replies } = await component.run({ messages: [ChatMessage.fromUser("What was a positive news story from today?")] }, ctx());
+    assert.is(replies.length, 1);
+    assert.is(replies[0]!.meta.status, "completed");
+    assert.is(replies[0]!.text, "A community garden opened today.");
+    ({ replies } = await component.run({ messages: [ChatMessage.fromUser("Roll 2d4+1")] }, ctx()));
+    assert.is(replies.length, 1);
+    assert.is(replies[0]!.meta.status, "completed");
+    assert.not.ok(replies[0]!.toolCalls.length);
+    assert.equal(f.requests[1]!.body.tools, openaiTools);
+  }));
+
+// Not a Haystack case: the Responses API's server-side conversation state, through generation_kwargs.
+test("previous_response_id: a stored response continues; an unknown id is OpenAI's 400", () =>
+  withFixture(async (f, llm) => {
+    const component = llm({ model: "gpt-4.1-nano" });
+    f.script({ output: [{ type: "message", text: "Noted: your name is Ada." }] }, { output: [{ type: "message", text: "Your name is Ada." }] });
+    const first = (await component.run({ messages: [ChatMessage.fromUser("My name is Ada.")] }, ctx())).replies[0]!;
+    const second = (await component.run({ messages: [ChatMessage.fromUser("What is my name?")], generation_kwargs: { previous_response_id: first.meta.id } }, ctx())).replies[0]!;
+    assert.is(second.meta.previous_response_id, first.meta.id);
+    assert.is(f.requests[1]!.body.previous_response_id, first.meta.id);
+    await component.run({ messages: [ChatMessage.fromUser("Again?")], generation_kwargs: { previous_response_id: "resp_gone" } }, ctx()).then(
+      () => assert.unreachable("expected OpenAI's error"),
+      (err: Error) => assert.match(err.message, /answered 400: Previous response with id 'resp_gone' not found\./),
+    );
   }));
 
 // ---- the Toolset cases (TestInitialization, TestSerDe) ----

@@ -1,12 +1,14 @@
 /**
- * @module Port of test_openai_responses.py's TestIntegration (`test_live_*`, + `test_live_run_async`)
- * and its two Toolset cases. The live cases call OpenAI in Haystack; here they run against the
- * loopback Responses fixture, which checks each request as OpenAI does (unknown parameters, strict
- * schemas, images and files, function call outputs without their call, function calls sent back
- * without their reasoning item) and answers in OpenAI's wire format — the model's choices are
- * scripted, what svc sends and makes of the answer (request, events, chunks, tool calls, meta,
- * usage) is what is tested. A pydantic `text_format` is written as its `text.format` JSON schema
- * (as in openai-responses-generator.test.ts); images are sent at full size (PIL's resize is Python's).
+ * @module Port of test_openai_responses.py's TestIntegration (`test_live_*`, + `test_live_run_async`;
+ * the Agent and built-in tool cases and the two Toolset cases are in
+ * openai-responses-live-agent.test.ts). The live cases call OpenAI in Haystack; here they run
+ * against the loopback Responses fixture, which checks each request as OpenAI does (unknown
+ * parameters, strict schemas, images and files, function call outputs without their call,
+ * function calls sent back without their reasoning item) and answers in OpenAI's wire format —
+ * the model's choices are scripted, what svc sends and makes of the answer (request, events,
+ * chunks, tool calls, meta, usage) is what is tested. A pydantic `text_format` is written as its
+ * `text.format` JSON schema (as in openai-responses-generator.test.ts); images are sent at full
+ * size (PIL's resize is Python's).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -270,29 +272,6 @@ test("test_live_run_with_file_content", () =>
     assert.is(replies[0]!.role, "assistant");
     assert.ok(replies[0]!.text!.toLowerCase().includes("no"));
     assert.equal(f.requests[0]!.body.input[0].content[0], { type: "input_file", filename: "sample_pdf_3.pdf", file_data: `data:application/pdf;base64,${PDF}` });
-  }));
-
-// Skipped in Haystack (the live MCP server times out); the fixture answers as OpenAI does.
-test("test_live_run_with_openai_tools", () =>
-  withFixture(async (f, make) => {
-    const openaiTools = [
-      { type: "web_search_preview" },
-      { type: "mcp", server_label: "dmcp", server_description: "A Dungeons and Dragons MCP server to assist with dice rolling.", server_url: "https://dmcp-server.deno.dev/sse", require_approval: "never" },
-    ];
-    const component = make({ model: "gpt-5", tools: openaiTools });
-    f.script(
-      { output: [{ type: "reasoning", id: "rs_n", summary: "" }, { type: "web_search_call", query: "positive news today" }, { type: "message", text: "A community garden opened today.", citations: [{ url: "https://example.org/garden", title: "Garden" }] }] },
-      { output: [{ type: "reasoning", id: "rs_d", summary: "" }, { type: "mcp_call", server_label: "dmcp", name: "roll", arguments: { diceRollExpression: "2d4+1" }, output: "6" }, { type: "message", text: "You rolled 6." }] },
-    );
-    let { replies } = await component.run({ messages: [ChatMessage.fromUser("What was a positive news story from today?")] }, ctx());
-    assert.is(replies.length, 1);
-    assert.is(replies[0]!.meta.status, "completed");
-    assert.is(replies[0]!.text, "A community garden opened today.");
-    ({ replies } = await component.run({ messages: [ChatMessage.fromUser("Roll 2d4+1")] }, ctx()));
-    assert.is(replies.length, 1);
-    assert.is(replies[0]!.meta.status, "completed");
-    assert.not.ok(replies[0]!.toolCalls.length);
-    assert.equal(f.requests[1]!.body.tools, openaiTools);
   }));
 
 test("test_live_run_with_tools_streaming_and_reasoning", () =>
