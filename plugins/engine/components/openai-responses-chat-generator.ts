@@ -7,18 +7,20 @@
  * messages are the OpenAIChatGenerator's.
  */
 import * as v from "valibot";
-import { selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import type { StreamingChunk } from "../dataclasses/streaming-chunk.js";
 import { OpenAIBase, openAIBaseEntries } from "./openai-base.js";
+import { isToolsType, Toolset, type ToolsType } from "../toolset.js";
 import { openAITools } from "./openai-conversion.js";
 import { chunkFromResponseEvent, messageFromResponse, messageFromResponseChunks, toResponsesInput } from "./openai-responses-conversion.js";
 
 const Init = v.object({
   ...openAIBaseEntries,
   model: v.optional(v.string(), "gpt-5-mini"),
-  tools: v.nullish(v.array(v.unknown())),
+  /** Tools and Toolsets (kept as given, as Haystack keeps them), or OpenAI/MCP tool definitions. */
+  tools: v.nullish(v.union([v.custom<ToolsType>(isToolsType), v.array(v.record(v.string(), v.unknown()))], "tools must be a list of Tool and/or Toolset objects, a Toolset, or a list of OpenAI/MCP tool definitions.")),
   tools_strict: v.optional(v.boolean(), false),
   /** httpx settings in Haystack; accepted for its YAML, not used by the Node client. */
   http_client_kwargs: v.nullish(v.record(v.string(), v.unknown())),
@@ -48,6 +50,8 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
   static override readonly type = "haystack.components.generators.chat.openai_responses.OpenAIResponsesChatGenerator";
   static override readonly aliases = ["OpenAIResponsesChatGenerator"];
   static override readonly initSchema = Init;
+  /** The YAML loader keeps a Toolset as a Toolset (Haystack's from_dict does), so it dumps back as one. */
+  static readonly acceptsToolsets = true;
   /** A non-exhaustive list of models this component works with (Haystack's `SUPPORTED_MODELS`). */
   static readonly SUPPORTED_MODELS: readonly string[] = [
     "gpt-5-mini", "gpt-5-nano", "gpt-5", "gpt-5.1", "gpt-5.2", "gpt-5.2-pro", "gpt-5.4", "gpt-5-pro", "gpt-4.1", "gpt-4.1-mini",
@@ -60,7 +64,8 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
   }
 
   protected inputSpecs(): Record<string, InputSocketSpec> {
-    return chatGeneratorInputs({ stringMessages: true, toolsStrict: true });
+    // Run-time tools may be a Toolset too (Haystack's `ToolsType | list[dict]`).
+    return { ...chatGeneratorInputs({ stringMessages: true, toolsStrict: true }), tools: socket(v.nullable(v.union([v.array(v.unknown()), v.instance(Toolset)])), { default: null }) };
   }
 
   protected outputSpecs(): Record<string, OutputSocketSpec> {
@@ -68,9 +73,9 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
   }
 
   /** OpenAI/MCP tool definitions (plain objects with a `type`) go as is; engine tools become function tools. */
-  private tools(tools: readonly unknown[] | null | undefined, strict: boolean): Record<string, unknown>[] | undefined {
+  private tools(tools: Iterable<unknown> & { length: number } | null | undefined, strict: boolean): Record<string, unknown>[] | undefined {
     if (!tools?.length) return undefined;
-    const first = tools[0] as Record<string, unknown>;
+    const first = Array.isArray(tools) ? (tools[0] as Record<string, unknown>) : undefined;
     if (first && typeof first === "object" && Object.getPrototypeOf(first) === Object.prototype && typeof first.type === "string" && first.type !== "function") return tools as Record<string, unknown>[];
     return (openAITools(tools, false) ?? []).map(({ function: f }) => ({
       type: "function",
@@ -81,13 +86,13 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
     }));
   }
 
-  async run(inputs: { messages: ChatMessage[] | string; streaming_callback?: unknown; generation_kwargs?: Record<string, unknown> | null; tools?: unknown[] | null; tools_strict?: boolean | null }, ctx: ComponentContext): Promise<{ replies: ChatMessage[] }> {
+  async run(inputs: { messages: ChatMessage[] | string; streaming_callback?: unknown; generation_kwargs?: Record<string, unknown> | null; tools?: ToolsType | Record<string, unknown>[] | null; tools_strict?: boolean | null }, ctx: ComponentContext): Promise<{ replies: ChatMessage[] }> {
     const p = this.initParameters;
     const messages = typeof inputs.messages === "string" ? [ChatMessage.fromUser(inputs.messages)] : (inputs.messages ?? []);
     if (!messages.length) return { replies: [] };
     const warn = (m: string) => (ctx.log ? ctx.log.warn(m) : console.warn(m));
     const kwargs = resolveResponsesKwargs({ ...p.generation_kwargs, ...inputs.generation_kwargs });
-    const tools = this.tools(inputs.tools?.length ? inputs.tools : p.tools, inputs.tools_strict ?? p.tools_strict);
+    const tools = this.tools(inputs.tools?.length ? inputs.tools : (p.tools as ToolsType | Record<string, unknown>[] | null | undefined), inputs.tools_strict ?? p.tools_strict);
     const body = { model: p.model, input: messages.flatMap(toResponsesInput), ...(tools ? { tools } : {}), ...kwargs };
     const callback = selectStreamingCallback(p.streaming_callback, inputs.streaming_callback);
     this.checkApiKey(ctx);

@@ -118,7 +118,8 @@ export function chunkFromResponseEvent(event: Item, previous: readonly Streaming
 /** The streamed reply rebuilt from its chunks (_convert_streaming_chunks_to_chat_message). */
 export function messageFromResponseChunks(chunks: readonly StreamingChunk[], warn: Warn): ChatMessage {
   const text = chunks.map((c) => c.content).join("");
-  const logprobs = chunks.filter((c) => c.meta.logprobs).map((c) => c.meta.logprobs);
+  // Python's `if chunk.meta.get("logprobs")`: the empty list every delta carries when logprobs were not asked for is falsy.
+  const logprobs = chunks.filter((c) => (Array.isArray(c.meta.logprobs) ? c.meta.logprobs.length : c.meta.logprobs)).map((c) => c.meta.logprobs);
   let reasoningId: unknown = null;
   let reasoningText = "";
   for (const c of chunks) {
