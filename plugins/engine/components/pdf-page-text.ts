@@ -12,6 +12,7 @@ export interface TextItem {
   str: string;
   hasEOL?: boolean;
   width: number;
+  height?: number;
   transform: number[];
 }
 
@@ -30,6 +31,8 @@ export function plainPageText(items: readonly TextItem[]): string {
 
 interface Run {
   text: string;
+  /** A space PDF.js put in a gap between runs (no height): it separates, columns place. */
+  gap?: boolean;
   x: number;
   /** Where the run ends horizontally (pypdf's `displaced_tx`). */
   end: number;
@@ -42,14 +45,16 @@ export function layoutPageText(items: readonly TextItem[], options: LayoutOption
   let runs: Run[] = [];
   for (const item of items) {
     if (!item.str) continue;
-    const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
-    // Layout mode cannot place rotated text; pypdf drops it unless told to keep it.
-    if (options.layout_mode_strip_rotated && (b !== 0 || c !== 0 || a < 0 || d < 0)) continue;
-    runs.push({ text: item.str, x: e, end: e + item.width, y: f, fontHeight: Math.hypot(c, d) });
+    const [a = 1, , c = 0, d = 1, e = 0, f = 0] = item.transform;
+    // Layout mode cannot place rotated text; pypdf drops it unless told to keep it. Rotated is
+    // pypdf's `orient` 90/270, or 180 with the x axis reversed too (a reversed y alone is not).
+    const rotated = Math.abs(d) <= 1e-6 || (d < -1e-6 && a < -1e-6);
+    if (options.layout_mode_strip_rotated && rotated) continue;
+    runs.push({ text: item.str, x: e, end: e + item.width, y: f, fontHeight: Math.hypot(c, d), gap: !item.height && !item.str.trim() });
   }
-  if (runs.length === 0) return "";
+  if (!runs.some((r) => !r.gap)) return "";
   // Text starts at the left margin: the leftmost run is column 0.
-  const minX = Math.min(...runs.map((r) => r.x));
+  const minX = Math.min(...runs.filter((r) => !r.gap).map((r) => r.x));
   runs = runs.map((r) => ({ ...r, x: r.x - minX, end: r.end - minX }));
   const charWidth = fixedCharWidth(runs, options.layout_mode_scale_weight);
   return fixedWidthPage(lineGroups(runs), charWidth, options.layout_mode_space_vertically, options.layout_mode_font_height_weight);
@@ -60,6 +65,7 @@ function fixedCharWidth(runs: Run[], scaleWeight: number): number {
   let width = 0;
   let length = 0;
   for (const run of runs) {
+    if (run.gap) continue; // PDF.js's stretched spaces would widen every column
     width += run.end - run.x;
     length += run.text.length * scaleWeight;
   }
@@ -100,6 +106,10 @@ function lineGroups(runs: Run[]): Run[][] {
   return lines.map((line) => Object.assign(line.runs, { y: line.y }));
 }
 
+/** pypdf's caps on what a stray coordinate can add to a page. */
+const NEWLINE_LIMIT = 1_000;
+const WHITESPACE_LIMIT = 10_000;
+
 /** pypdf's `fixed_width_page`: each line's runs at their columns, blank lines for vertical gaps. */
 function fixedWidthPage(groups: (Run[] & { y?: number })[], charWidth: number, spaceVertically: boolean, fontHeightWeight: number): string {
   const lines: string[] = [];
@@ -108,17 +118,24 @@ function fixedWidthPage(groups: (Run[] & { y?: number })[], charWidth: number, s
     const y = group.y ?? 0;
     if (spaceVertically && lines.length > 0) {
       const fontHeight = group[0]!.fontHeight;
-      const blank = fontHeight === 0 ? 0 : Math.trunc(Math.abs(y - lastY) / (fontHeight * fontHeightWeight)) - 1;
+      const blank = fontHeight === 0 ? 0 : Math.min(NEWLINE_LIMIT, Math.trunc(Math.abs(y - lastY) / (fontHeight * fontHeightWeight)) - 1);
       for (let i = 0; i < blank; i++) lines.push("");
     }
     let line = "";
     let lastEnd = 0;
+    let gap = false;
     for (const run of group) {
+      if (run.gap) {
+        gap = line !== "";
+        continue;
+      }
       const column = Math.trunc(run.x / charWidth);
       // Spaces only up to the run's column, and only where it does not touch the previous run.
-      const spaces = Math.ceil(lastEnd) < Math.trunc(run.x) ? Math.max(0, column - line.length) : 0;
+      let spaces = Math.ceil(lastEnd) < Math.trunc(run.x) ? Math.min(WHITESPACE_LIMIT, Math.max(0, column - line.length)) : 0;
+      if (gap && spaces === 0 && !line.endsWith(" ") && !run.text.startsWith(" ")) spaces = 1;
       line += " ".repeat(spaces) + run.text;
       lastEnd = run.end;
+      gap = false;
     }
     if (line.trim() || lines.length > 0) lines.push(line.replace(/[\x0e-\x1f]/g, " "));
     lastY = y;

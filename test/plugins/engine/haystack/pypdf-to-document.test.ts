@@ -6,7 +6,7 @@
  * the file does not have, an unreadable `/Annots` is such a reference in place of the array.
  */
 import { join } from "node:path";
-import { PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from "pdf-lib";
+import { degrees, PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from "pdf-lib";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ByteStream, Document, DocumentSplitter, PyPDFToDocument } from "svc/engine";
@@ -216,6 +216,27 @@ test("test_run_detect_paragraphs_to_be_used_in_split_passage", async () => {
     "the content is created without any deﬁned owner or leader,\nand wikis have little inherent " +
     "structure, allowing structure to emerge according to the\nneeds of the users.[1]\n\n";
   assert.is(docs.documents[2]!.content, expected);
+});
+
+test("svc: layout mode's parameters (blank lines for vertical gaps, columns, rotated text)", async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([400, 400]);
+  page.drawText("First paragraph", { x: 40, y: 340, size: 12, font });
+  page.drawText("Right", { x: 300, y: 340, size: 12, font });
+  page.drawText("Second paragraph", { x: 40, y: 280, size: 12, font });
+  page.drawText("Sideways", { x: 380, y: 100, size: 12, font, rotate: degrees(90) });
+  const data = Buffer.from(await doc.save());
+  const layout = await new PyPDFToDocument({ extraction_mode: "layout" }).extract(data);
+  // 60 points down at 12-point text: five lines, four of them blank; "Right" at its column.
+  assert.match(layout, /^First paragraph {10,}Right\n{5}Second paragraph$/);
+  const packed = await new PyPDFToDocument({ extraction_mode: "layout", layout_mode_space_vertically: false }).extract(data);
+  assert.match(packed, /^First paragraph +Right\nSecond paragraph$/);
+  const halfHeight = await new PyPDFToDocument({ extraction_mode: "layout", layout_mode_font_height_weight: 0.5 }).extract(data);
+  assert.match(halfHeight, /Right\n{10}Second/);
+  assert.not.ok(layout.includes("Sideways"));
+  const withRotated = await new PyPDFToDocument({ extraction_mode: "layout", layout_mode_strip_rotated: false }).extract(data);
+  assert.ok(withRotated.includes("Sideways"));
 });
 
 test.run();
