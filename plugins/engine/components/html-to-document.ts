@@ -81,8 +81,8 @@ function tidy(text: string): string {
 const MetaSchema = v.record(v.string(), v.any());
 
 const Init = v.object({
-  /** trafilatura's options in Haystack; accepted for compatibility and not used. */
-  extraction_kwargs: v.optional(v.nullable(MetaSchema), null),
+  /** trafilatura's options in Haystack; accepted for compatibility and not used. None is {}, as in Haystack. */
+  extraction_kwargs: v.optional(v.pipe(v.nullable(MetaSchema), v.transform((kwargs) => kwargs ?? {})), {}),
   store_full_path: v.optional(v.boolean(), false),
   /** The default encoding; a ByteStream's `meta.encoding` overrides it. */
   encoding: v.optional(v.pipe(v.string(), v.check(knownEncoding, (i) => `unknown encoding: ${String(i.input)}`)), "utf-8"),
