@@ -27,6 +27,7 @@ import { OpenAIDocumentEmbedder } from "./components/openai-document-embedder.js
 import { OpenAITextEmbedder } from "./components/openai-text-embedder.js";
 import { SentenceTransformersDocumentEmbedder, SentenceTransformersTextEmbedder } from "./components/sentence-transformers-embedders.js";
 import { InMemoryDocumentStore } from "./document-store.js";
+import { MetadataRouter } from "./components/metadata-router.js";
 import { TextFileToDocument } from "./components/text-file-to-document.js";
 import { MarkdownToDocument } from "./components/markdown-to-document.js";
 import { PyPDFToDocument } from "./components/pypdf-to-document.js";
@@ -92,6 +93,8 @@ export function createRegistry(): EngineRegistry {
     InMemoryEmbeddingRetriever,
     MultiQueryEmbeddingRetriever,
   );
+  // Routers, samplers and validators (issue 24).
+  registry.components.register(MetadataRouter);
   registry.objects.register(InMemoryDocumentStore);
   registry.registerFunction(PRINT_STREAMING_CHUNK, (chunk: Parameters<typeof printStreamingChunk>[0]) => printStreamingChunk(chunk));
   registry.registerFunction(AGENT_RESULT_TO_STRING, agentResultToString);
