@@ -69,6 +69,8 @@ export { AnswerJoiner } from "./components/answer-joiner.js";
 export { CSVToDocument } from "./components/csv-to-document.js";
 export { JSONConverter } from "./components/json-converter.js";
 export { MetadataRouter } from "./components/metadata-router.js";
+export { DocumentLengthRouter } from "./components/document-length-router.js";
+export { TopPSampler } from "./components/top-p-sampler.js";
 export { AnswerBuilder } from "./components/answer-builder.js";
 export { GeneratedAnswer } from "./dataclasses/generated-answer.js";
 export { ExtractedAnswer, type Span } from "./dataclasses/extracted-answer.js";
