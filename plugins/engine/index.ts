@@ -71,6 +71,7 @@ export { JSONConverter } from "./components/json-converter.js";
 export { MetadataRouter } from "./components/metadata-router.js";
 export { DocumentLengthRouter } from "./components/document-length-router.js";
 export { TopPSampler } from "./components/top-p-sampler.js";
+export { JsonSchemaValidator, constructErrorRecoveryMessage, recursiveJsonToObject } from "./components/json-schema-validator.js";
 export { AnswerBuilder } from "./components/answer-builder.js";
 export { GeneratedAnswer } from "./dataclasses/generated-answer.js";
 export { ExtractedAnswer, type Span } from "./dataclasses/extracted-answer.js";
