@@ -14,6 +14,8 @@ import { ToolInvoker } from "./components/tool-invoker.js";
 import { AnswerBuilder } from "./components/answer-builder.js";
 import { DocumentJoiner } from "./components/document-joiner.js";
 import { AnswerJoiner } from "./components/answer-joiner.js";
+import { ListJoiner } from "./components/list-joiner.js";
+import { StringJoiner } from "./components/string-joiner.js";
 import { CSVToDocument } from "./components/csv-to-document.js";
 import { JSONConverter } from "./components/json-converter.js";
 import { DocumentSplitter } from "./components/document-splitter.js";
@@ -82,6 +84,8 @@ export function createRegistry(): EngineRegistry {
     DocumentSplitter,
     DocumentJoiner,
     AnswerJoiner,
+    ListJoiner,
+    StringJoiner,
     AnswerBuilder,
     HTMLToDocument,
     LinkContentFetcher,

@@ -66,6 +66,9 @@ export { DocumentWriter } from "./components/document-writer.js";
 export { DocumentSplitter } from "./components/document-splitter.js";
 export { DocumentJoiner } from "./components/document-joiner.js";
 export { AnswerJoiner } from "./components/answer-joiner.js";
+export { ListJoiner } from "./components/list-joiner.js";
+// Haystack's StringJoiner; the sample component of that name (below) is reached by its path.
+export { StringJoiner } from "./components/string-joiner.js";
 export { CSVToDocument } from "./components/csv-to-document.js";
 export { JSONConverter } from "./components/json-converter.js";
 export { MetadataRouter } from "./components/metadata-router.js";

@@ -12,7 +12,8 @@ import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
 import { ValueError } from "../pipeline/errors.js";
 import type { StreamingCallback, StreamingChunk } from "../dataclasses/streaming-chunk.js";
-import { checkFinishReason, flatten, messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
+import { Toolset } from "../toolset.js";
+import { checkFinishReason, messageFromChunks, messagesFromCompletion, toStreamingChunk } from "./openai-conversion.js";
 
 type OpenAISdk = typeof import("openai");
 let sdk: OpenAISdk | undefined;
@@ -120,8 +121,10 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
    */
   async warmUp(): Promise<void> {
     if (!this.toolsWarmedUp) {
-      const tools = (this.initParameters as { tools?: unknown[] | null }).tools;
-      for (const tool of flatten(tools ?? [])) await (tool as { warmUp?: () => unknown } | null)?.warmUp?.();
+      // Haystack's `warm_up_tools`: a Toolset warms itself (a lazy one loads its tools), a Tool its component.
+      const tools = (this.initParameters as { tools?: Iterable<unknown> | null }).tools;
+      const items = tools instanceof Toolset ? [tools] : [...(tools ?? [])];
+      for (const item of items) await (item as { warmUp?: () => unknown } | null)?.warmUp?.();
       this.toolsWarmedUp = true;
     }
     await this.connect();

@@ -9,11 +9,16 @@ import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import { OpenAIBase, openAIBaseEntries, type ChatRequest } from "./openai-base.js";
 import { openAITools } from "./openai-conversion.js";
+import { Toolset } from "../toolset.js";
 
 const chatInitSchema = v.object({
   ...openAIBaseEntries,
-  /** Tool specs `{name, description, parameters}`, objects with a `toolSpec`, or toolsets of them. */
-  tools: v.nullish(v.array(v.unknown())),
+  /**
+   * A Toolset, or a list of Tools, Toolsets, tool specs `{name, description, parameters}` and
+   * objects with a `toolSpec`. Kept as given (Haystack's `generator.tools`), so a Toolset is
+   * dumped back as one; flattened per request.
+   */
+  tools: v.nullish(v.union([v.instance(Toolset), v.array(v.unknown())])),
   tools_strict: v.optional(v.boolean(), false),
 });
 
@@ -24,7 +29,7 @@ export interface OpenAIChatGeneratorInputs {
   messages: ChatMessage[] | string;
   streaming_callback?: unknown;
   generation_kwargs?: Record<string, unknown> | null;
-  tools?: unknown[] | null;
+  tools?: Toolset | unknown[] | null;
   tools_strict?: boolean | null;
 }
 
@@ -32,6 +37,8 @@ export class OpenAIChatGenerator extends OpenAIBase<OpenAIChatGeneratorParams> {
   static override readonly type = "haystack.components.generators.chat.openai.OpenAIChatGenerator";
   static override readonly aliases = ["OpenAIChatGenerator"];
   static override readonly initSchema = chatInitSchema;
+  /** A pipeline document's Toolset stays a Toolset here (yaml.ts), as in Haystack. */
+  static readonly acceptsToolsets = true;
   /** A non-exhaustive list of chat models this component works with (Haystack's `SUPPORTED_MODELS`). */
   static readonly SUPPORTED_MODELS: readonly string[] = [
     "gpt-5-mini", "gpt-5-nano", "gpt-5", "gpt-5.1", "gpt-5.2", "gpt-5.2-pro", "gpt-5.4", "gpt-5-pro",

@@ -112,7 +112,8 @@ export class Subtract extends Component {
 
 export class StringJoiner extends Component {
   static override readonly type = `${T}.joiner.StringJoiner`;
-  static override readonly aliases = ["StringJoiner"];
+  // No short alias: `StringJoiner` names Haystack's real component (components/string-joiner.ts).
+  static override readonly aliases = [];
   protected inputSpecs() {
     return { input_str: variadic(v.string()) };
   }

@@ -202,4 +202,49 @@ test("test_openai_document_embedder: test_embed_batch_raises_exception_on_failur
     );
   }));
 
+// ---- The live runs (Haystack's `test_run` / `test_run_async`, real OpenAI): the fixture in its
+// likeOpenAI mode answers ada-002's 1536-long vectors, its `-v2` snapshot name and the usage in
+// cl100k_base tokens, so Haystack's exact usage values hold only if svc embeds the same texts.
+async function withOpenAI(fn: (f: OpenAIFixture) => Promise<void>): Promise<void> {
+  const fixture = await startOpenAIFixture({ apiKey: KEY, likeOpenAI: true });
+  try {
+    await fn(fixture);
+  } finally {
+    await fixture.close();
+  }
+}
+
+for (const name of ["test_run", "test_run_async"]) {
+  test(`test_openai_text_embedder: ${name}`, () =>
+    withOpenAI(async (f) => {
+      const embedder = new OpenAITextEmbedder({ model: "text-embedding-ada-002", prefix: "prefix ", suffix: " suffix", api_key: Secret.fromToken(KEY), api_base_url: f.url, max_retries: 0 });
+      const result = (await embedder.run({ text: "The food was delicious" }, ctx())) as { embedding: number[]; meta: { model: string; usage: unknown } };
+      assert.is(result.embedding.length, 1536);
+      assert.ok(result.embedding.every((x) => typeof x === "number" && Number.isFinite(x)));
+      assert.ok(result.meta.model.includes("text") && result.meta.model.includes("ada"));
+      assert.equal(result.meta.usage, { prompt_tokens: 6, total_tokens: 6 });
+      assert.equal(f.requests[0]!.body.input, "prefix The food was delicious suffix");
+    }));
+
+  test(`test_openai_document_embedder: ${name}`, () =>
+    withOpenAI(async (f) => {
+      const docs = [new Document({ content: "I love cheese", meta: { topic: "Cuisine" } }), new Document({ content: "A transformer is a deep learning architecture", meta: { topic: "ML" } })];
+      const embedder = new OpenAIDocumentEmbedder({ model: "text-embedding-ada-002", meta_fields_to_embed: ["topic"], embedding_separator: " | ", api_key: Secret.fromToken(KEY), api_base_url: f.url, max_retries: 0 });
+      const result = (await embedder.run({ documents: docs }, ctx())) as { documents: Document[]; meta: { model: string; usage: unknown } };
+      assert.ok(embedder.clientSettings);
+      const embedded = result.documents;
+      assert.is(embedded.length, docs.length);
+      docs.forEach((doc, i) => {
+        const newDoc = embedded[i]!;
+        assert.is(doc.embedding ?? null, null);
+        assert.ok(newDoc !== doc);
+        assert.ok(newDoc instanceof Document);
+        assert.is(newDoc.embedding!.length, 1536);
+        assert.ok(newDoc.embedding!.every((x) => typeof x === "number" && Number.isFinite(x)));
+      });
+      assert.ok(result.meta.model.includes("text") && result.meta.model.includes("ada"));
+      assert.equal(result.meta.usage, { prompt_tokens: 15, total_tokens: 15 });
+    }));
+}
+
 test.run();
