@@ -30,6 +30,10 @@ import { OpenAIDocumentEmbedder } from "./components/openai-document-embedder.js
 import { OpenAITextEmbedder } from "./components/openai-text-embedder.js";
 import { SentenceTransformersDocumentEmbedder, SentenceTransformersTextEmbedder } from "./components/sentence-transformers-embedders.js";
 import { InMemoryDocumentStore } from "./document-store.js";
+import { MetadataRouter } from "./components/metadata-router.js";
+import { DocumentLengthRouter } from "./components/document-length-router.js";
+import { TopPSampler } from "./components/top-p-sampler.js";
+import { JsonSchemaValidator } from "./components/json-schema-validator.js";
 import { TextFileToDocument } from "./components/text-file-to-document.js";
 import { MarkdownToDocument } from "./components/markdown-to-document.js";
 import { PyPDFToDocument } from "./components/pypdf-to-document.js";
@@ -98,6 +102,8 @@ export function createRegistry(): EngineRegistry {
     InMemoryEmbeddingRetriever,
     MultiQueryEmbeddingRetriever,
   );
+  // Routers, samplers and validators (issue 24).
+  registry.components.register(MetadataRouter, DocumentLengthRouter, TopPSampler, JsonSchemaValidator);
   registry.objects.register(InMemoryDocumentStore);
   registry.registerFunction(PRINT_STREAMING_CHUNK, (chunk: Parameters<typeof printStreamingChunk>[0]) => printStreamingChunk(chunk));
   registry.registerFunction(AGENT_RESULT_TO_STRING, agentResultToString);

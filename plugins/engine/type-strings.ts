@@ -25,6 +25,9 @@ const NAMED: Record<string, () => v.GenericSchema> = {
 };
 
 export function schemaForTypeString(text: string): v.GenericSchema {
+  // PEP 604 unions (`A | B`, as Python 3.10+ serializes them), split outside brackets.
+  const alternatives = splitTopLevel(text, "|");
+  if (alternatives.length > 1) return v.union(alternatives.map(schemaForTypeString));
   const t = text.trim().replace(/^typing\./, "").replace(/^(haystack\.)?(dataclasses\.)?/, "");
   const generic = /^(\w+)\[(.*)\]$/.exec(t);
   if (generic) {
@@ -49,15 +52,15 @@ export function schemaForTypeString(text: string): v.GenericSchema {
   return (NAMED[base] ?? (() => v.any()))();
 }
 
-/** The comma-separated arguments of a type string's brackets, nested brackets kept whole. */
-export function splitTopLevel(text: string): string[] {
+/** The comma-separated (or `separator`-separated) arguments of a type string's brackets, nested brackets kept whole. */
+export function splitTopLevel(text: string, separator = ","): string[] {
   const out: string[] = [];
   let depth = 0;
   let current = "";
   for (const ch of text) {
     if (ch === "[") depth++;
     if (ch === "]") depth--;
-    if (ch === "," && depth === 0) {
+    if (ch === separator && depth === 0) {
       out.push(current.trim());
       current = "";
     } else current += ch;
