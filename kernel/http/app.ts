@@ -112,14 +112,39 @@ export class HttpApp {
     this.routes.push({ method, path, scope: options.scope, docs: options.docs });
     this.index.add(method, routePattern(path), () => undefined);
     // Not an async function: most answers need no promise turn between the decision and the handler.
-    this.router.add(method, path, (req: Request) => {
+    // A handler's promise gets one reaction here, which answers and catches alike, and the router
+    // is handed nothing to wait on: one promise per request less than returning it.
+    this.router.add(method, path, (req: Request, res: ServerResponse) => {
       const c = contextOf(req)!;
       c.route = path;
       if (options.lasting) c.lasting = true;
-      if (!options.scope) return answer(c, handler);
+      if (!options.scope) return this.settle(c, answer(c, handler));
       const decision = this.options.authorize({ scope: options.scope, req, state: c.state, pipeline: c.params.name });
-      return decision instanceof Promise ? decision.then((d) => answer(c, handler, d)) : answer(c, handler, decision);
+      if (!(decision instanceof Promise)) return this.settle(c, answer(c, handler, decision));
+      decision.then(
+        (d) => {
+          try {
+            this.settle(c, answer(c, handler, d));
+          } catch (error) {
+            this.onError(error, req, res);
+          }
+        },
+        (error: unknown) => this.onError(error, req, res),
+      );
     });
+  }
+
+  /** Answers a handler's eventual value, or routes its failure to the error answer. */
+  private settle(c: RequestContext, result: unknown): void {
+    if (result instanceof Promise) result.then((value) => this.replyOrFail(c, value), (error: unknown) => this.onError(error, c.req, c.res));
+  }
+
+  private replyOrFail(c: RequestContext, value: unknown): void {
+    try {
+      reply(c, value);
+    } catch (error) {
+      this.onError(error, c.req, c.res);
+    }
   }
 
   /** Mounts Node middleware (a static file server, an MCP transport) under a path prefix. */
@@ -207,11 +232,20 @@ export class HttpApp {
   }
 }
 
-/** Runs `handler` once access is decided; a value it returns is answered as JSON. */
-function answer(c: RequestContext, handler: RouteHandler, decision?: AccessDecision): void | Promise<void> {
+/**
+ * Runs `handler` once access is decided; a value it returns is answered as JSON at once, a promise
+ * is handed back for `settle` (which answers its value).
+ */
+function answer(c: RequestContext, handler: RouteHandler, decision?: AccessDecision): unknown {
   if (decision && !decision.allow) throw new HttpError(decision.status, decision.message);
   const result = handler(c);
-  return result instanceof Promise ? result.then((value) => reply(c, value)) : reply(c, result);
+  if (isThenable(result)) return Promise.resolve(result);
+  reply(c, result);
+  return undefined;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === "object" && typeof (value as { then?: unknown }).then === "function";
 }
 
 function reply(c: RequestContext, value: unknown): void {

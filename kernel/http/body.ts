@@ -21,7 +21,13 @@ export function bodyStalled(idleMs: number): HttpError {
   });
 }
 
-export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: BodyLimits): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer>;
+/**
+ * The body as `map` makes it from the raw bytes, in the same promise (a `then` would add one per
+ * request); what `map` throws rejects it, a promise it returns is followed.
+ */
+export function readBody<T>(req: IncomingMessage, limits: BodyLimits, map: (raw: Buffer) => T | PromiseLike<T>): Promise<T>;
+export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: BodyLimits, map?: (raw: Buffer) => unknown): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   // Plain listeners rather than an async iterator: this is on every request's path. Stopping early
@@ -32,9 +38,15 @@ export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: Body
     const settle = (error?: Error) => {
       stopWatching();
       req.off("data", onData).off("end", onEnd).off("error", onClose).off("close", onClose);
-      if (error) reject(error);
+      if (error) return reject(error);
       // Most bodies come in one chunk: no copy then.
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      if (!map) return resolve(raw);
+      try {
+        resolve(map(raw));
+      } catch (failure) {
+        reject(failure);
+      }
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

@@ -46,6 +46,10 @@ export class RequestContext {
   /** Made when the signal is first read: most requests never need one, and one costs more than routing. */
   private controller?: AbortController;
   private bodyRead?: Promise<Buffer>;
+  /** The raw body once read by `bodyAs` (which has no promise of the raw bytes to keep). */
+  private raw?: Buffer;
+  /** A `bodyAs` read under way or done. */
+  private mapped?: Promise<unknown>;
   private logger?: Logger;
 
   constructor(
@@ -106,7 +110,25 @@ export class RequestContext {
 
   /** The raw body, read once, limited to the configured size (413 beyond). */
   body(): Promise<Buffer> {
-    return (this.bodyRead ??= readBody(this.req, { maxBytes: this.limits.maxBodyBytes, idleMs: this.limits.bodyTimeout * 1000 }));
+    if (this.bodyRead) return this.bodyRead;
+    if (this.raw) return (this.bodyRead = Promise.resolve(this.raw));
+    // A `bodyAs` read under way: its bytes, even when its mapping failed.
+    if (this.mapped) return (this.bodyRead = this.mapped.then(() => this.raw!, (error: unknown) => this.raw ?? Promise.reject(error)));
+    return (this.bodyRead = readBody(this.req, this.bodyLimits()));
+  }
+
+  /**
+   * The body as `map` makes it from the raw bytes (under the same limit), in one promise: the hot
+   * path of a JSON request, where `body().then(map)` would make two. The raw bytes stay readable
+   * through `body()`.
+   */
+  bodyAs<T>(map: (raw: Buffer) => T | PromiseLike<T>): Promise<T> {
+    if (this.bodyRead || this.raw || this.mapped) return this.body().then(map);
+    return (this.mapped = readBody(this.req, this.bodyLimits(), (raw) => map((this.raw = raw))));
+  }
+
+  private bodyLimits() {
+    return { maxBytes: this.limits.maxBodyBytes, idleMs: this.limits.bodyTimeout * 1000 };
   }
 
   /**
@@ -114,7 +136,7 @@ export class RequestContext {
    * by `schema` when given (400 naming the fields).
    */
   json<T = unknown>(schema?: v.GenericSchema<unknown, T>): Promise<T> {
-    return this.body().then((raw) => {
+    return this.bodyAs((raw) => {
       const value = parseJson(raw, this.limits.maxJsonDepth);
       return schema ? parseOr400(schema, value) : (value as T);
     });

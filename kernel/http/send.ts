@@ -12,8 +12,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   const payload = encodeJson(body);
   if (headers) for (const name of Object.keys(headers)) res.setHeader(name, headers[name]!);
   res.setHeader("content-type", JSON_TYPE);
-  res.setHeader("content-length", Buffer.byteLength(payload));
-  res.writeHead(status).end(payload);
+  // Node sets Content-Length itself when the whole body goes to `end` before the head: one header
+  // and one byte count less per answer. Stated here where Node would not: a HEAD answer (no body
+  // to count), and HTTP/1.0 (Node would end the connection instead, keep-alive or not).
+  if (res.req?.method === "HEAD" || !res.useChunkedEncodingByDefault) res.setHeader("content-length", Buffer.byteLength(payload));
+  res.statusCode = status;
+  res.end(payload);
 }
 
 /** JSON text of an answer; a value nested too deeply to encode is a clear 500, not a stack overflow. */

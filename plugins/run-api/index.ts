@@ -14,16 +14,17 @@ export default function runApiPlugin(): KernelPlugin {
       kernel.route(
         "POST",
         "/:name/run",
-        // Promise steps rather than an async function: one frame and two awaits less per request.
+        // Promise steps rather than an async function, nested rather than chained: the body's
+        // promise follows the invocation's, one promise per step less than a chain.
         (c) => {
           const pipeline = kernel.pipelineFor(c.params.name!, "runApi");
-          return readRunInput(c, pipeline)
-            .then(({ input, files }) => kernel.invoke({ pipeline, method: "runApi", transport: "rest", input, files, request: c }))
-            .then((invocation) => {
+          return readRunInput(c, pipeline, ({ input, files }) =>
+            kernel.invoke({ pipeline, method: "runApi", transport: "rest", input, files, request: c }).then((invocation) => {
               // A value or a file is answered at once; a stream is read to its end, then closed.
               const streaming = respond(c, invocation);
               return streaming ? streaming.finally(() => invocation.close()) : undefined;
-            });
+            }),
+          );
         },
         { scope: "run", docs: false },
       );

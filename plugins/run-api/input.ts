@@ -64,17 +64,20 @@ function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefi
   return out;
 }
 
-export function readRunInput(c: RequestContext, pipeline: DeployedPipeline): Promise<RunInput> {
+/**
+ * Reads the run input and hands it to `then`, whose result (a value or a promise) the returned
+ * promise settles with: on the JSON hot path that is one promise from the raw body to the answer.
+ */
+export function readRunInput<R>(c: RequestContext, pipeline: DeployedPipeline, then: (input: RunInput) => R | PromiseLike<R>): Promise<R> {
   const schema = pipeline.inputSchema as v.GenericSchema<unknown, Record<string, unknown>> | undefined;
   // A YAML pipeline that takes uploads also takes its files as ByteStreams in a JSON body; a
   // wrapper's uploads come only as a form (a JSON body is a 415 there).
-  if (pipeline.requiresFiles && (!pipeline.filesAsJson || isForm(c.req))) return readFormInput(c, schema);
+  if (pipeline.requiresFiles && (!pipeline.filesAsJson || isForm(c.req))) return readFormInput(c, schema).then(then);
   // Not an async function: the JSON body is the hot path, and a `then` costs less than a frame.
-  // One step from the raw body to the input (c.json() would add a promise turn of its own).
-  return c.body().then((raw) => {
+  return c.bodyAs((raw) => {
     const body = c.parseJson(raw.toString("utf8")) ?? {};
     if (typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "Invalid request body: expected a JSON object");
-    return { input: schema ? parseOr400(schema, body) : (body as Record<string, unknown>), files: [] };
+    return then({ input: schema ? parseOr400(schema, body) : (body as Record<string, unknown>), files: [] });
   });
 }
 
