@@ -13,6 +13,9 @@ import { sampleComponents } from "./components/sample-components.js";
 import { ToolInvoker } from "./components/tool-invoker.js";
 import { AnswerBuilder } from "./components/answer-builder.js";
 import { DocumentJoiner } from "./components/document-joiner.js";
+import { AnswerJoiner } from "./components/answer-joiner.js";
+import { CSVToDocument } from "./components/csv-to-document.js";
+import { JSONConverter } from "./components/json-converter.js";
 import { DocumentSplitter } from "./components/document-splitter.js";
 import { DocumentWriter } from "./components/document-writer.js";
 import { HTMLToDocument } from "./components/html-to-document.js";
@@ -46,6 +49,8 @@ export function createRegistry(): EngineRegistry {
   registry.components.register(
     // Files in, documents out.
     TextFileToDocument,
+    CSVToDocument,
+    JSONConverter,
     MarkdownToDocument,
     PyPDFToDocument,
     FileTypeRouter,
@@ -72,6 +77,7 @@ export function createRegistry(): EngineRegistry {
     DocumentWriter,
     DocumentSplitter,
     DocumentJoiner,
+    AnswerJoiner,
     AnswerBuilder,
     HTMLToDocument,
     LinkContentFetcher,

@@ -65,10 +65,14 @@ export { SentenceTransformersTextEmbedder, SentenceTransformersDocumentEmbedder 
 export { DocumentWriter } from "./components/document-writer.js";
 export { DocumentSplitter } from "./components/document-splitter.js";
 export { DocumentJoiner } from "./components/document-joiner.js";
+export { AnswerJoiner } from "./components/answer-joiner.js";
+export { CSVToDocument } from "./components/csv-to-document.js";
+export { JSONConverter } from "./components/json-converter.js";
 export { AnswerBuilder } from "./components/answer-builder.js";
 export { GeneratedAnswer } from "./dataclasses/generated-answer.js";
+export { ExtractedAnswer, type Span } from "./dataclasses/extracted-answer.js";
 export { HTMLToDocument } from "./components/html-to-document.js";
-export { LinkContentFetcher } from "./components/link-content-fetcher.js";
+export { HTTPStatusError, LinkContentFetcher, RequestError } from "./components/link-content-fetcher.js";
 export { TextFileToDocument } from "./components/text-file-to-document.js";
 export { MarkdownToDocument } from "./components/markdown-to-document.js";
 export { PyPDFToDocument } from "./components/pypdf-to-document.js";

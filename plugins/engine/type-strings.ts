@@ -6,6 +6,8 @@
 import * as v from "valibot";
 import { ChatMessage } from "./dataclasses/chat-message.js";
 import { ByteStream, Document } from "./dataclasses/document.js";
+import { ExtractedAnswer } from "./dataclasses/extracted-answer.js";
+import { GeneratedAnswer } from "./dataclasses/generated-answer.js";
 
 const NAMED: Record<string, () => v.GenericSchema> = {
   str: () => v.string(),
@@ -18,6 +20,8 @@ const NAMED: Record<string, () => v.GenericSchema> = {
   chatmessage: () => v.instance(ChatMessage),
   document: () => v.instance(Document),
   bytestream: () => v.instance(ByteStream),
+  generatedanswer: () => v.instance(GeneratedAnswer),
+  extractedanswer: () => v.instance(ExtractedAnswer),
 };
 
 export function schemaForTypeString(text: string): v.GenericSchema {

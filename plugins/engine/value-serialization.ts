@@ -5,6 +5,7 @@
  */
 import { ChatMessage } from "./dataclasses/chat-message.js";
 import { ByteStream, Document } from "./dataclasses/document.js";
+import { ExtractedAnswer } from "./dataclasses/extracted-answer.js";
 import { GeneratedAnswer } from "./dataclasses/generated-answer.js";
 
 export interface SerializedValue {
@@ -22,6 +23,7 @@ const CLASSES: [string, abstract new (...args: never[]) => { toDict(): unknown }
   ["haystack.dataclasses.document.Document", Document, Document],
   ["haystack.dataclasses.byte_stream.ByteStream", ByteStream, ByteStream],
   ["haystack.dataclasses.answer.GeneratedAnswer", GeneratedAnswer, GeneratedAnswer],
+  ["haystack.dataclasses.answer.ExtractedAnswer", ExtractedAnswer, ExtractedAnswer],
 ];
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

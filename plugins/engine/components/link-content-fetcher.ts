@@ -1,46 +1,64 @@
 /**
  * @module LinkContentFetcher: fetches URLs into ByteStreams (meta `url` and `content_type`) with
- * Haystack's behaviour: browser-like headers, retries with exponential back-off that rotate the
- * user agent, text types decoded and re-encoded as UTF-8, HTML and binary types kept as bytes, and
- * `raise_on_failure`. Only http(s) URLs are fetched, each attempt has its own time-out, and bodies
- * are capped in size (`max_content_bytes`), because URLs may come from users.
+ * Haystack's behaviour: browser-like headers, `retry_attempts` retries after the first attempt with
+ * exponential back-off, each retry switching to the next user agent, text types decoded and
+ * re-encoded as UTF-8, HTML and binary types kept as bytes, and `raise_on_failure`. Like Haystack's
+ * httpx client, the component owns a connection pool (an undici Agent) that `warmUp` opens (a run
+ * opens it when needed) and `close` releases. Only http(s) URLs are fetched, each attempt has its
+ * own time-out, and bodies are capped in size (`max_content_bytes`), because URLs may come from users.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, fetch } from "undici";
 import * as v from "valibot";
 import { traceHeaders } from "svc/plugin";
 import { Component, output, socket, type ComponentContext } from "../component.js";
 import { ByteStream } from "../dataclasses/document.js";
+import {
+  DEFAULT_USER_AGENT,
+  HTTPStatusError,
+  REQUEST_HEADERS,
+  RequestError,
+  TooLargeError,
+  backoffSeconds,
+  causeOf,
+  decodeText,
+  handlerFor,
+  mapLimited,
+  mergeHeaders,
+  readCapped,
+} from "./link-content-http.js";
 
-export const DEFAULT_USER_AGENT = "svc/LinkContentFetcher";
-const REQUEST_HEADERS: Record<string, string> = {
-  accept: "*/*",
-  "User-Agent": DEFAULT_USER_AGENT,
-  "Accept-Language": "en-US,en;q=0.9,it;q=0.8,es;q=0.7",
-  referer: "https://www.google.com/",
-};
-/** Haystack's handlers, in its order: a direct match first, then the first matching wildcard, else text. */
-const HANDLERS: [string, "text" | "binary"][] = [
-  ["text/*", "text"],
-  ["text/html", "binary"],
-  ["application/json", "text"],
-  ["application/*", "binary"],
-  ["image/*", "binary"],
-  ["audio/*", "binary"],
-  ["video/*", "binary"],
-];
+export { DEFAULT_USER_AGENT, HTTPStatusError, RequestError } from "./link-content-http.js";
+
 const MAX_PARALLEL = 8;
 
-/** A failure worth another attempt: network errors, time-outs and HTTP error statuses. */
-class RetryableError extends Error {}
+/**
+ * The httpx client options svc honours. Any other key is refused rather than ignored: a proxy,
+ * certificate or auth setting that silently did nothing would be worse than an error.
+ */
+const ClientKwargs = v.strictObject(
+  {
+    /** Seconds any one wait may take, `null` for none; wins over `timeout`, as in Haystack. */
+    timeout: v.optional(v.nullable(v.pipe(v.number(), v.gtValue(0)))),
+    follow_redirects: v.optional(v.boolean()),
+    /** The client's default headers, below every other header. */
+    headers: v.optional(v.record(v.string(), v.string())),
+    /** `false` accepts any TLS certificate. */
+    verify: v.optional(v.boolean()),
+    http2: v.optional(v.boolean()),
+  },
+  "client_kwargs accepts only timeout, follow_redirects, headers, verify and http2",
+);
 
 const Init = v.object({
   raise_on_failure: v.optional(v.boolean(), true),
   user_agents: v.optional(v.nullable(v.array(v.string())), null),
   retry_attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 2),
+  /** Seconds any one wait (connecting, the answer, each chunk of the body) may take, as httpx's. */
   timeout: v.optional(v.pipe(v.number(), v.gtValue(0)), 3),
-  /** Accepted for Haystack YAML; Node's fetch picks the protocol and has no client options. */
+  /** Offer HTTP/2 over TLS (ALPN); plain http stays HTTP/1.1, as with httpx. */
   http2: v.optional(v.boolean(), false),
-  client_kwargs: v.optional(v.nullable(v.record(v.string(), v.any())), null),
+  client_kwargs: v.optional(v.nullable(ClientKwargs), null),
   request_headers: v.optional(v.nullable(v.record(v.string(), v.string())), null),
   /** svc: the largest body accepted, in bytes (10 MiB). */
   max_content_bytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 10 * 1024 * 1024),
@@ -53,6 +71,19 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
   static override readonly aliases = ["LinkContentFetcher"];
   static override readonly initSchema = Init;
 
+  /** The connection pool; none until `warmUp` or a run, none again after `close`. */
+  private agent: Agent | null = null;
+
+  /** Haystack's `user_agents or [DEFAULT_USER_AGENT]`. */
+  get userAgents(): string[] {
+    return this.initParameters.user_agents?.length ? this.initParameters.user_agents : [DEFAULT_USER_AGENT];
+  }
+
+  /** Whether the connection pool is open. */
+  get warmedUp(): boolean {
+    return this.agent !== null;
+  }
+
   protected inputSpecs() {
     return { urls: socket(v.array(v.string())) };
   }
@@ -61,8 +92,27 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
     return { streams: output(v.array(v.instance(ByteStream))) };
   }
 
+  /** Opens the connection pool; idempotent. */
+  warmUp(): void {
+    if (this.agent) return;
+    const kwargs = this.initParameters.client_kwargs ?? {};
+    this.agent = new Agent({
+      allowH2: kwargs.http2 ?? this.initParameters.http2,
+      connect: { rejectUnauthorized: kwargs.verify ?? true },
+    });
+  }
+
+  /** Closes the pool's connections; safe without `warmUp`; a later run opens a new pool. */
+  async close(): Promise<void> {
+    const agent = this.agent;
+    this.agent = null;
+    await agent?.close();
+  }
+
   async run(inputs: { urls: string[] }, ctx: ComponentContext) {
     const urls = inputs.urls ?? [];
+    if (urls.length === 0) return { streams: [] };
+    this.warmUp();
     const raise = this.initParameters.raise_on_failure;
     // One URL: a failure raises, or yields an empty stream. Several: a failure is skipped when raising is on.
     const trace = traceHeaders(ctx.span);
@@ -92,116 +142,79 @@ export class LinkContentFetcher extends Component<v.InferOutput<typeof Init>> {
       throw new Error(`Invalid URL '${url}'`);
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`Unsupported URL scheme '${parsed.protocol.slice(0, -1)}' in '${url}': only http and https are fetched.`);
-    const agents = this.initParameters.user_agents?.length ? this.initParameters.user_agents : [DEFAULT_USER_AGENT];
-    const attempts = Math.max(1, this.initParameters.retry_attempts);
+    const agents = this.userAgents;
+    // The first attempt and then `retry_attempts` retries; the user-agent cursor is this URL's own.
     for (let attempt = 1; ; attempt++) {
       try {
-        // Each failed attempt switches to the next user agent.
         return await this.attempt(url, agents[(attempt - 1) % agents.length]!, signal, trace);
       } catch (error) {
-        if (signal.aborted || !(error instanceof RetryableError) || attempt >= attempts) throw error;
+        const retryable = error instanceof HTTPStatusError || error instanceof RequestError;
+        if (signal.aborted || !retryable || attempt > this.initParameters.retry_attempts) throw error;
         await sleep(backoffSeconds(attempt) * this.initParameters.retry_backoff_factor * 1000, undefined, { signal });
       }
     }
   }
 
   private async attempt(url: string, userAgent: string, signal: AbortSignal, trace: Record<string, string> | undefined): Promise<ByteStream> {
-    const { timeout, request_headers, max_content_bytes: cap } = this.initParameters;
-    const timer = AbortSignal.timeout(timeout * 1000);
-    const combined = AbortSignal.any([signal, timer]);
+    const { request_headers, max_content_bytes: cap } = this.initParameters;
+    const kwargs = this.initParameters.client_kwargs ?? {};
+    const timeout = kwargs.timeout === undefined ? this.initParameters.timeout : kwargs.timeout;
+    // httpx's time-out bounds each wait (connecting, the answer, every chunk), not the whole download.
+    const idle = new IdleTimer(timeout);
+    const combined = AbortSignal.any([signal, idle.signal]);
     const failure = (error: unknown, what: string) => {
       if (signal.aborted) return signal.reason ?? error;
-      return new RetryableError(timer.aborted ? `Timed out after ${timeout}s ${what} ${url}` : `${what} ${url} failed: ${causeOf(error)}`);
+      return new RequestError(idle.signal.aborted ? `Timed out after ${timeout}s ${what} ${url}` : `${what} ${url} failed: ${causeOf(error)}`);
     };
-    const headers = new Headers(REQUEST_HEADERS);
-    for (const name in trace) headers.set(name, trace[name]!);
-    for (const [name, value] of Object.entries(request_headers ?? {})) headers.set(name, value);
-    headers.set("User-Agent", userAgent);
-    let response: Response;
+    const headers = mergeHeaders(kwargs.headers, REQUEST_HEADERS, trace, request_headers ?? undefined, { "User-Agent": userAgent });
+    this.warmUp(); // a close() during the run: a new pool
+    let response: Awaited<ReturnType<typeof fetch>>;
     try {
-      response = await fetch(url, { headers, signal: combined, redirect: "follow" });
+      response = await fetch(url, { headers, signal: combined, redirect: kwargs.follow_redirects === false ? "manual" : "follow", dispatcher: this.agent! });
     } catch (error) {
+      idle.stop();
       throw failure(error, "fetching");
     }
     if (!response.ok) {
+      idle.stop();
       await response.body?.cancel().catch(() => undefined);
-      throw new RetryableError(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""} for ${url}`);
+      throw new HTTPStatusError(response.status, url, response.statusText, response.headers.get("location"));
     }
+    idle.restart();
     const header = response.headers.get("content-type") ?? "";
+    // Haystack's meta and mime_type: the media type without parameters, "" when the header is missing.
     const contentType = header.split(";")[0]!;
     let body: Buffer;
     try {
-      body = await readCapped(response, cap, url);
+      body = await readCapped(response as never, cap, url, () => idle.restart());
     } catch (error) {
       if (error instanceof TooLargeError) throw error;
       throw failure(error, "reading");
+    } finally {
+      idle.stop();
     }
-    const data = handlerFor(contentType) === "text" ? Buffer.from(decodeText(body, /charset=([^;]+)/i.exec(header)?.[1]), "utf8") : body;
-    return new ByteStream(data, { content_type: contentType, url }, contentType || null);
+    const data = handlerFor(contentType) === "text" ? Buffer.from(decodeText(body, header), "utf8") : body;
+    return new ByteStream(data, { content_type: contentType, url }, contentType);
   }
 }
 
-class TooLargeError extends Error {}
+/** An abort signal that fires once `seconds` pass without a `restart` (never for `null`). */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  readonly signal = this.controller.signal;
 
-/** Reads the body, refusing more than `cap` bytes (by Content-Length up front, then while streaming). */
-async function readCapped(response: Response, cap: number, url: string): Promise<Buffer> {
-  const tooLarge = () => new TooLargeError(`The response from ${url} is larger than the limit of ${cap} bytes.`);
-  if (Number(response.headers.get("content-length") ?? 0) > cap) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
+  constructor(private readonly seconds: number | null) {
+    this.restart();
   }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
+
+  restart(): void {
+    if (this.seconds === null || this.signal.aborted) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(new Error(`timed out after ${this.seconds}s`)), this.seconds * 1000);
   }
-  return Buffer.concat(chunks);
-}
 
-/** tenacity's wait_exponential(multiplier=1, min=2, max=10) after the given attempt. */
-function backoffSeconds(attempt: number): number {
-  return Math.max(2, Math.min(2 ** (attempt - 1), 10));
-}
-
-function handlerFor(contentType: string): "text" | "binary" {
-  const direct = HANDLERS.find(([pattern]) => pattern === contentType);
-  if (direct) return direct[1];
-  const wildcard = HANDLERS.find(([pattern]) => pattern.endsWith("/*") && contentType.startsWith(pattern.slice(0, -1)));
-  return wildcard ? wildcard[1] : "text";
-}
-
-function decodeText(body: Buffer, charset: string | undefined): string {
-  try {
-    return new TextDecoder(charset?.trim().replace(/^["']|["']$/g, "") || "utf-8").decode(body);
-  } catch {
-    return new TextDecoder("utf-8").decode(body);
+  stop(): void {
+    clearTimeout(this.timer);
   }
-}
-
-function causeOf(error: unknown): string {
-  const e = error as { message?: string; cause?: { message?: string; code?: string } };
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
-}
-
-/** Maps with at most `limit` calls in flight, keeping the input order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

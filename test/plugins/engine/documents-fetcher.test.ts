@@ -1,9 +1,12 @@
+import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createSecureServer } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { NOOP_TRACER } from "svc/plugin";
 import { LinkContentFetcher } from "../../../plugins/engine/components/link-content-fetcher.js";
+import { certificateSkipReason, createTestCertificate } from "../../helpers/test-certificate.js";
 
 const ctx = (signal = new AbortController().signal) => ({ name: "fetcher", signal, tracer: NOOP_TRACER });
 
@@ -105,11 +108,11 @@ test("retries an HTTP error with the next user agent; request_headers are sent",
     assert.ok(seen.every((s) => s.headers["x-api"] === "k" && s.headers.accept === "text/plain"));
   }));
 
-test("a failing single URL raises after retry_attempts attempts, or yields an empty stream", () =>
+test("a failing single URL raises after the first attempt and retry_attempts retries, or yields an empty stream", () =>
   withServer(routes, async (base, seen) => {
     const error = await rejection(new LinkContentFetcher({ ...fast, retry_attempts: 3 }).run({ urls: [`${base}/missing`] }, ctx()));
-    assert.match(error.message, /HTTP 404/);
-    assert.is(seen.length, 3);
+    assert.match(error.message, /^Client error '404 Not Found' for url/);
+    assert.is(seen.length, 4);
     const quiet = new LinkContentFetcher({ ...fast, raise_on_failure: false });
     const { streams } = await quiet.run({ urls: [`${base}/missing`] }, ctx());
     assert.is(streams.length, 1);
@@ -130,8 +133,31 @@ test("each attempt times out after `timeout` seconds, and is retried", () =>
   withServer(routes, async (base, seen) => {
     const error = await rejection(new LinkContentFetcher({ ...fast, timeout: 0.2 }).run({ urls: [`${base}/slow`] }, ctx()));
     assert.match(error.message, /Timed out after 0.2s fetching/);
-    assert.is(seen.length, 2);
+    assert.is(seen.length, 3);
   }));
+
+test("timeout bounds each wait, not the download (httpx's): a steady slow body arrives, a stalled one times out", () =>
+  withServer(
+    (req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const chunks = req.url === "/steady" ? 6 : 1;
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(`chunk${sent} `);
+        if (++sent === chunks && req.url === "/steady") (clearInterval(timer), res.end());
+        if (sent === chunks && req.url === "/stalled") clearInterval(timer); // then nothing more
+      }, 300);
+      res.on("close", () => clearInterval(timer));
+    },
+    async (base) => {
+      // 6 chunks 300 ms apart: longer than the 1 s time-out in all, never 1 s without a chunk.
+      const fetcher = new LinkContentFetcher({ ...fast, timeout: 1, retry_attempts: 0 });
+      assert.is((await fetcher.run({ urls: [`${base}/steady`] }, ctx())).streams[0]!.toString(), "chunk0 chunk1 chunk2 chunk3 chunk4 chunk5 ");
+      const error = await rejection(fetcher.run({ urls: [`${base}/stalled`] }, ctx()));
+      assert.match(error.message, /Timed out after 1s reading/);
+      await fetcher.close();
+    },
+  ));
 
 test("bodies over max_content_bytes are refused, by Content-Length or while streaming, without retrying", () =>
   withServer(routes, async (base, seen) => {
@@ -166,6 +192,73 @@ test("an aborted run stops at once, even between retries and when not raising", 
     // The attempt's own time-out is 60 s and /slow never answers: only the abort can end it this soon.
     assert.ok(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
   }));
+
+test("a response without Content-Type: meta content_type and mime_type are '' (Haystack's), the body text", () =>
+  withServer(
+    (_req, res) => {
+      res.removeHeader("content-type");
+      res.end("plain words");
+    },
+    async (base) => {
+      const fetcher = new LinkContentFetcher();
+      const [stream] = (await fetcher.run({ urls: [`${base}/x`] }, ctx())).streams;
+      assert.equal([stream!.meta.content_type, stream!.mimeType, stream!.toString()], ["", "", "plain words"]);
+      await fetcher.close();
+    },
+  ));
+
+test("client_kwargs: timeout wins over timeout, follow_redirects false raises on a redirect, headers are the lowest layer", () =>
+  withServer(
+    (req, res) => {
+      if (req.url === "/moved") res.writeHead(302, { location: "/there" }).end();
+      else if (req.url === "/slow") setTimeout(() => res.end("late"), 400).unref();
+      else res.writeHead(200, { "content-type": "text/plain" }).end("here");
+    },
+    async (base, seen) => {
+      const strict = new LinkContentFetcher({ ...fast, retry_attempts: 0, client_kwargs: { follow_redirects: false, headers: { "X-Base": "b", accept: "text/x" } } });
+      const error = await rejection(strict.run({ urls: [`${base}/moved`] }, ctx()));
+      assert.match(error.message, /^Redirect response '302 Found' for url '.*\/moved'\nRedirect location: '\/there'/);
+      assert.is(seen.length, 1);
+      // Client headers sit below the component's defaults: X-Base is sent, Accept is the default's.
+      assert.equal([seen[0]!.headers["x-base"], seen[0]!.headers.accept], ["b", "*/*"]);
+      const following = new LinkContentFetcher();
+      assert.is((await following.run({ urls: [`${base}/moved`] }, ctx())).streams[0]!.toString(), "here");
+      const short = new LinkContentFetcher({ ...fast, retry_attempts: 0, timeout: 60, client_kwargs: { timeout: 0.1 } });
+      assert.match((await rejection(short.run({ urls: [`${base}/slow`] }, ctx()))).message, /Timed out after 0.1s/);
+      const none = new LinkContentFetcher({ timeout: 0.1, client_kwargs: { timeout: null } });
+      assert.is((await none.run({ urls: [`${base}/slow`] }, ctx())).streams[0]!.toString(), "late");
+      await Promise.all([strict, following, short, none].map((f) => f.close()));
+    },
+  ));
+
+test("client_kwargs refuses what svc cannot honour (a silently ignored proxy would be worse)", () => {
+  assert.throws(() => new LinkContentFetcher({ client_kwargs: { proxy: "http://proxy:3128" } }), /client_kwargs accepts only timeout, follow_redirects, headers, verify and http2/);
+  assert.throws(() => new LinkContentFetcher({ client_kwargs: { verify: "/etc/ssl/ca.pem" } }), /verify/);
+});
+
+test("https: verify refuses a self-signed certificate unless false; http2 is negotiated over TLS", async () => {
+  const skip = certificateSkipReason();
+  if (skip) return console.log(skip);
+  const cert = await createTestCertificate();
+  const server = createSecureServer({ key: await readFile(cert.keyFile), cert: cert.certPem, allowHTTP1: true }, (req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end(`HTTP/${req.httpVersion}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const fetchers: LinkContentFetcher[] = [];
+  const make = (init: Record<string, unknown>) => (fetchers.push(new LinkContentFetcher({ ...fast, retry_attempts: 0, ...init })), fetchers.at(-1)!);
+  try {
+    assert.match((await rejection(make({}).run({ urls: [url] }, ctx()))).message, /SELF_SIGNED|certificate/i);
+    assert.is((await make({ client_kwargs: { verify: false } }).run({ urls: [url] }, ctx())).streams[0]!.toString(), "HTTP/1.1");
+    assert.is((await make({ http2: true, client_kwargs: { verify: false } }).run({ urls: [url] }, ctx())).streams[0]!.toString(), "HTTP/2.0");
+    assert.is((await make({ client_kwargs: { verify: false, http2: true } }).run({ urls: [url] }, ctx())).streams[0]!.toString(), "HTTP/2.0");
+  } finally {
+    await Promise.all(fetchers.map((f) => f.close()));
+    await new Promise((resolve) => server.close(resolve));
+    await cert.remove();
+  }
+});
 
 test("init parameters: Haystack's defaults and names", () => {
   const fetcher = new LinkContentFetcher({ http2: true, client_kwargs: { verify: false } });

@@ -1,18 +1,45 @@
 /**
- * Haystack's test/dataclasses/test_answer.py, TestGeneratedAnswer, ported value for value.
- * ExtractedAnswer is not shipped (svc has no extractive reader): TestExtractedAnswer is out of scope.
- * Skipped, Python-only: `test_protocol` (`isinstance` against the Answer protocol) and the
- * `dataclasses.replace` mutation warning and its no-warning twin.
+ * Haystack's test/dataclasses/test_answer.py, TestExtractedAnswer and TestGeneratedAnswer, ported
+ * value for value. Skipped, Python-only: `test_protocol` (`isinstance` against the Answer protocol)
+ * and the `dataclasses.replace` mutation warnings and their no-warning twins (Span's too).
  */
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ChatMessage, Document, GeneratedAnswer } from "svc/engine";
+import { ChatMessage, Document, ExtractedAnswer, GeneratedAnswer } from "svc/engine";
 
 const DOCS = () => [new Document({ id: "1", content: "The answer is 42." }), new Document({ id: "2", content: "I believe the answer is 42." }), new Document({ id: "3", content: "42 is definitely the answer." })];
 const DOC_DICTS = [{ id: "1", content: "The answer is 42." }, { id: "2", content: "I believe the answer is 42." }, { id: "3", content: "42 is definitely the answer." }];
 const Q = "What is the answer?";
 const legacy = (init_parameters: Record<string, unknown>) => ({ type: "haystack.dataclasses.answer.GeneratedAnswer", init_parameters });
 const sameDocs = (a: Document[], b: Document[]) => assert.equal(a.map((d) => d.toDict(false)), b.map((d) => d.toDict(false)));
+
+// TestExtractedAnswer
+const TEXT = "I thought a lot about this. The answer is 42.";
+const TEXT_ID = "8f800a524b139484fc719ecc35f971a080de87618319bc4836b784d69baca57f";
+const EXTRACTED = () => ({ data: "42", query: Q, document: new Document({ content: TEXT }), context: "The answer is 42.", score: 1.0, document_offset: { start: 42, end: 44 }, context_offset: { start: 14, end: 16 }, meta: { meta_key: "meta_value" } });
+const EXTRACTED_DICT = () => ({ data: "42", query: Q, document: { id: TEXT_ID, content: TEXT }, context: "The answer is 42.", score: 1.0, document_offset: { start: 42, end: 44 }, context_offset: { start: 14, end: 16 }, meta: { meta_key: "meta_value" } });
+function checkExtracted(answer: ExtractedAnswer) {
+  assert.equal([answer.data, answer.query, answer.context, answer.score, answer.meta], ["42", Q, "The answer is 42.", 1.0, { meta_key: "meta_value" }]);
+  assert.ok(answer.document!.equals(new Document({ id: TEXT_ID, content: TEXT })));
+  assert.equal([answer.document_offset, answer.context_offset], [{ start: 42, end: 44 }, { start: 14, end: 16 }]);
+}
+
+test("TestExtractedAnswer: test_init", () => checkExtracted(new ExtractedAnswer(EXTRACTED())));
+
+test("TestExtractedAnswer: test_to_dict", () => {
+  const fields = EXTRACTED();
+  assert.equal(new ExtractedAnswer(fields).toDict(), { ...EXTRACTED_DICT(), document: fields.document.toDict(false) });
+});
+
+test("TestExtractedAnswer: test_from_dict", () => checkExtracted(ExtractedAnswer.fromDict(EXTRACTED_DICT())));
+test("TestExtractedAnswer: test_from_dict_legacy", () => checkExtracted(ExtractedAnswer.fromDict({ type: "haystack.dataclasses.answer.ExtractedAnswer", init_parameters: EXTRACTED_DICT() })));
+
+test("TestExtractedAnswer: test_from_dict_does_not_mutate_input", () => {
+  const data = EXTRACTED_DICT();
+  const first = ExtractedAnswer.fromDict(data);
+  assert.equal(data, EXTRACTED_DICT());
+  assert.equal(ExtractedAnswer.fromDict(data).toDict(), first.toDict());
+});
 
 test("test_init", () => {
   const answer = new GeneratedAnswer("42", Q, DOCS(), { meta_key: "meta_value" });

@@ -22,8 +22,15 @@ export class AnyOrder {
   constructor(readonly items: unknown[]) {}
 }
 
-/** Sorts the lists that `expected` marks as AnyOrder, in both values, so that order does not count there. */
+/** Haystack's `ANY` (unittest.mock): an expected value that matches whatever is there. */
+export const ANY = Symbol("ANY");
+
+/**
+ * Sorts the lists that `expected` marks as AnyOrder, in both values, so that order does not count
+ * there; an `ANY` matches any value that is present.
+ */
 function unorder(expected: unknown, actual: unknown): [unknown, unknown] {
+  if (expected === ANY) return ["<ANY>", actual === undefined ? undefined : "<ANY>"];
   if (expected instanceof AnyOrder) {
     const key = (x: unknown) => JSON.stringify(x);
     const sort = (xs: unknown) => (Array.isArray(xs) ? [...xs].sort((a, b) => key(a).localeCompare(key(b))) : xs);
