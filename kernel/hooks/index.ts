@@ -21,7 +21,7 @@ import { BailHook } from "./bail-hook.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
 import type { DeployStaging } from "../deploy/source-staging.js";
-import { InterceptorHook, type Interceptor } from "./interceptor-hook.js";
+import { InterceptorHook, type CallObserver, type Interceptor } from "./interceptor-hook.js";
 import { ObserverHook, type AnsweredRequest } from "./observer-hook.js";
 import { WaterfallHook, type StreamTap } from "./waterfall-hook.js";
 import { FanOutHook } from "./fan-out-hook.js";
@@ -75,7 +75,11 @@ export interface PluginHooks {
     /** Handles deploy requests of one kind (`files`, `yaml`) and stages them (default: one text file); one handler per kind. */
     source(kind: string, handler: DeploySourceHandler, staging?: DeployStaging): void;
   };
-  run: { tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void };
+  run: {
+    tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void;
+    /** A layer that only watches runs (tracing, the execution index, metrics): no promise per run. */
+    observe(observer: CallObserver<RunCall, unknown>, options?: TapOptions): void;
+  };
   result: { tap(tap: ResultTap, options?: TapOptions): void };
   stream: { tap(tap: StreamTap, options?: TapOptions): void };
   trace: { tap(tracer: Tracer): void };
@@ -90,7 +94,7 @@ export function pluginHooks(hooks: KernelHooks, plugin: string): PluginHooks {
       undeployed: { tap: (fn, o) => hooks.deploy.undeployed.tap(plugin, fn, o) },
       source: (kind, handler, staging) => hooks.deploy.registerSource(plugin, kind, handler, staging),
     },
-    run: { tap: (fn, o) => hooks.run.tap(plugin, fn, o) },
+    run: { tap: (fn, o) => hooks.run.tap(plugin, fn, o), observe: (observer, o) => hooks.run.observe(plugin, observer, o) },
     result: { tap: (tap, o) => hooks.result.tap(plugin, tap, o) },
     stream: { tap: (tap, o) => hooks.stream.tap(plugin, tap, o) },
     trace: { tap: (tracer) => hooks.trace.tap(plugin, tracer) },

@@ -4,6 +4,12 @@
  * the current call, which keeps its class, so lazy fields survive), change the result, answer
  * without calling `next` (short-circuit), or throw. Errors from the target pass through the layers
  * untouched; an error a tap raises itself is attributed to that tap.
+ *
+ * An observer (`observe`) is a layer that only watches: it is told when the call reaches it and
+ * how the layers inside settled it, and may change the call they see. It makes no promise of its
+ * own: its end rides on the reaction the next interceptor inside, or the target, needs anyway (or
+ * happens at once when they answer synchronously), so bookkeeping on every run (tracing, the
+ * execution index, metrics) costs no promise turn.
  */
 import { attribute, TapList, type Tap, type TapOptions } from "./taps.js";
 
@@ -27,13 +33,39 @@ function merge<C>(current: C, changes: Partial<C>): C {
 }
 export type Interceptor<C, R> = (call: C, next: Next<C, R>) => R | Promise<R>;
 
+/** A layer that watches calls without wrapping them (see the module comment). */
+export interface CallObserver<C, R> {
+  /** The call reached this layer; what it returns is told how the call settled (undefined: nothing). */
+  start(call: C): Observation<C, R> | undefined;
+}
+
+/** One observed call. A method that throws fails the call, attributed to the observer's plugin. */
+export interface Observation<C, R> {
+  /** Changes for the call the layers inside see (read once, right after `start`). */
+  readonly changes?: Partial<C>;
+  /** The layers inside answered `result` (what this layer's caller gets). */
+  succeeded(result: R): void;
+  /** The layers inside failed with `error` (as this layer's caller sees it). */
+  failed(error: unknown): void;
+}
+
+type Layer<C, R> = Interceptor<C, R> | CallObserver<C, R>;
+
+/** Observations still to be told, with their taps (for attribution): `[tap, observation, …]`. */
+type Pending<C, R> = (Tap<Layer<C, R>> | Observation<C, R>)[];
+
 export class InterceptorHook<C, R> {
-  private readonly taps = new TapList<Interceptor<C, R>>();
+  private readonly taps = new TapList<Layer<C, R>>();
 
   constructor(readonly name: string) {}
 
   tap(plugin: string, interceptor: Interceptor<C, R>, options?: TapOptions): void {
     this.taps.add(plugin, interceptor, options);
+  }
+
+  /** Adds an observer layer, ordered among the interceptors as a tap with the same options. */
+  observe(plugin: string, observer: CallObserver<C, R>, options?: TapOptions): void {
+    this.taps.add(plugin, observer, options);
   }
 
   /** Runs `target` inside every interceptor, outermost first. */
@@ -50,10 +82,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * One call through the chain. Its state is one object and its steps are methods: per layer only
- * the `next` a tap is handed and one promise reaction (to attribute the tap's own failure) are
- * made, on every request. What came out of an inner layer (the target's error, or one a tap
- * raised, attributed) passes the outer taps untouched; only a tap's own error is attributed to it.
+ * One call through the chain. Its state is one object and its steps are methods: per interceptor
+ * only the `next` a tap is handed and one promise reaction (to attribute the tap's own failure) are
+ * made, on every request; observers ride on those reactions (`pending`). What came out of an inner
+ * layer (the target's error, or one a tap raised, attributed) passes the outer taps untouched;
+ * only a tap's own error is attributed to it.
  */
 class ChainRun<C, R> {
   /** Errors that came out of an inner layer or the target. */
@@ -61,13 +94,16 @@ class ChainRun<C, R> {
 
   constructor(
     private readonly hook: string,
-    private readonly taps: readonly Tap<Interceptor<C, R>>[],
+    private readonly taps: readonly Tap<Layer<C, R>>[],
     private readonly run: (call: C) => R | Promise<R>,
   ) {}
 
-  layer(index: number, current: C): Promise<R> {
-    if (index === this.taps.length) return this.target(current);
+  /** `pending`: observations outside this layer that its outcome settles. */
+  layer(index: number, current: C, pending?: Pending<C, R>): Promise<R> {
+    if (index === this.taps.length) return this.target(current, pending);
     const tap = this.taps[index]!;
+    const fn = tap.fn;
+    if (typeof fn !== "function") return this.observed(index, tap, fn, current, pending);
     let nextCalled = false;
     const next: Next<C, R> = (changes) => {
       if (nextCalled) return Promise.reject(new Error("next() called more than once"));
@@ -76,29 +112,101 @@ class ChainRun<C, R> {
     };
     let out: R | Promise<R>;
     try {
-      out = tap.fn(current, next);
+      out = fn(current, next);
     } catch (error) {
-      return Promise.reject(this.own(tap, error));
+      return this.reject(this.own(tap, error), pending);
     }
     // A value needs no reaction: it cannot fail any more.
-    if (!isThenable(out)) return Promise.resolve(out);
-    return Promise.resolve(out).then(undefined, (error: unknown) => {
-      throw this.own(tap, error);
-    });
+    if (!isThenable(out)) return this.resolve(out, pending);
+    if (pending === undefined) {
+      return Promise.resolve(out).then(undefined, (error: unknown) => {
+        throw this.own(tap, error);
+      });
+    }
+    return Promise.resolve(out).then(
+      (value) => this.succeeded(value, pending),
+      (error: unknown) => {
+        throw this.failed(this.own(tap, error), pending);
+      },
+    );
+  }
+
+  /** An observer layer: starts its observation and hands it inwards, to be settled there. */
+  private observed(index: number, tap: Tap<Layer<C, R>>, observer: CallObserver<C, R>, current: C, pending: Pending<C, R> | undefined): Promise<R> {
+    let observation: Observation<C, R> | undefined;
+    try {
+      observation = observer.start(current);
+    } catch (error) {
+      return this.reject(this.own(tap, error), pending);
+    }
+    if (observation === undefined) return this.layer(index + 1, current, pending);
+    const changes = observation.changes;
+    const inner = changes === undefined ? current : merge(current, changes);
+    if (pending === undefined) pending = [tap, observation];
+    else pending.push(tap, observation);
+    return this.layer(index + 1, inner, pending);
   }
 
   /** The target's result as a promise; what it throws or rejects with passes the taps as it is. */
-  target(current: C): Promise<R> {
+  target(current: C, pending?: Pending<C, R>): Promise<R> {
     let out: R | Promise<R>;
     try {
       out = this.run(current);
     } catch (error) {
-      return Promise.reject(this.pass(error));
+      return this.reject(this.pass(error), pending);
     }
-    if (!isThenable(out) || this.taps.length === 0) return Promise.resolve(out);
-    return Promise.resolve(out).then(undefined, (error: unknown) => {
-      throw this.pass(error);
-    });
+    if (!isThenable(out)) return this.resolve(out, pending);
+    if (this.taps.length === 0) return Promise.resolve(out);
+    if (pending === undefined) {
+      return Promise.resolve(out).then(undefined, (error: unknown) => {
+        throw this.pass(error);
+      });
+    }
+    return Promise.resolve(out).then(
+      (value) => this.succeeded(value, pending),
+      (error: unknown) => {
+        throw this.failed(this.pass(error), pending);
+      },
+    );
+  }
+
+  private resolve(value: R, pending: Pending<C, R> | undefined): Promise<R> {
+    if (pending === undefined) return Promise.resolve(value);
+    try {
+      return Promise.resolve(this.succeeded(value, pending));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private reject(error: unknown, pending: Pending<C, R> | undefined): Promise<R> {
+    return Promise.reject(pending === undefined ? error : this.failed(error, pending));
+  }
+
+  /** Tells the pending observations (innermost first) the value; throws what one of them raised. */
+  private succeeded(value: R, pending: Pending<C, R>): R {
+    for (let i = pending.length - 1; i > 0; i -= 2) {
+      try {
+        (pending[i] as Observation<C, R>).succeeded(value);
+      } catch (error) {
+        // The outer ones are told of that failure instead, as a layer's caller would see it.
+        throw this.failed(this.own(pending[i - 1] as Tap<Layer<C, R>>, error), pending, i - 2);
+      }
+    }
+    return value;
+  }
+
+  /** Tells the pending observations (innermost first, from `from`) the error; returns the error to pass on. */
+  private failed(error: unknown, pending: Pending<C, R>, from = pending.length - 1): unknown {
+    let out = error;
+    for (let i = from; i > 0; i -= 2) {
+      try {
+        (pending[i] as Observation<C, R>).failed(out);
+      } catch (raised) {
+        out = this.own(pending[i - 1] as Tap<Layer<C, R>>, raised);
+      }
+    }
+    return out;
   }
 
   private pass(error: unknown): unknown {
@@ -107,7 +215,7 @@ class ChainRun<C, R> {
   }
 
   /** An error out of `tap`: attributed to it unless it came from inside. */
-  private own(tap: Tap<Interceptor<C, R>>, error: unknown): unknown {
+  private own(tap: Tap<Layer<C, R>>, error: unknown): unknown {
     return this.passed?.includes(error) ? error : this.pass(attribute(this.hook, tap.plugin, error));
   }
 }

@@ -8,12 +8,13 @@
  * the deployed count through the `deploy` hook; MCP sessions from `svc:mcp`'s counts at scrape
  * time; plus Node's process metrics. `--without-metrics` (SERVICE_METRICS_ENABLED=false) leaves it out.
  */
-import { definePlugin, REGISTRY, runAborted, StreamedRun, type KernelPlugin } from "svc/plugin";
+import { definePlugin, REGISTRY, type KernelPlugin } from "svc/plugin";
 import { RUN_LIMITS } from "svc/limits";
 import { deployTimer } from "./deploy-timer.js";
 import { MCP_SESSIONS } from "./mcp-sessions.js";
 import { ServiceMetrics } from "./service-metrics.js";
 import { metricsSettings } from "./settings.js";
+import { RunCount } from "./run-count.js";
 
 export { ServiceMetrics } from "./service-metrics.js";
 
@@ -36,26 +37,8 @@ export default function metricsPlugin(): KernelPlugin {
 
       kernel.hooks.answered.tap(({ method, route = "unmatched", status, durationMs }) => m.routeSeries.answered(route, method, status, durationMs / 1000));
 
-      // Not an async function: one promise reaction per run instead of a suspended frame.
-      kernel.hooks.run.tap((call, next) => {
-        const series = m.runSeries.of(call.pipeline, call.transport);
-        series.inFlight.value++;
-        return next().then(
-          (result) => {
-            series.inFlight.value--;
-            const streamed = result instanceof StreamedRun ? result : undefined;
-            const firstItemMs = streamed?.stats.firstItemMs;
-            if (firstItemMs !== undefined) m.firstItemSeconds.labels(call.pipeline, call.transport).observe(firstItemMs / 1000);
-            series.outcomes[(streamed ? streamed.aborted : runAborted(call)) ? "cancelled" : "succeeded"].value++;
-            return result;
-          },
-          (error: unknown) => {
-            series.inFlight.value--;
-            series.outcomes[runAborted(call) ? "cancelled" : "failed"].value++;
-            throw error;
-          },
-        );
-      });
+      // An observer layer, not an interceptor: counting a run costs no promise of its own.
+      kernel.hooks.run.observe({ start: (call) => new RunCount(m, call) });
 
       kernel.hooks.stream.tap({
         start: (info) => m.streamsInFlight.labels(info.pipeline, info.transport).inc(),

@@ -3,8 +3,8 @@
  * request costs one map lookup per hook and a few additions (plus one histogram observation).
  * Keys are bounded: deployed pipeline names × transports, route patterns × methods × statuses.
  */
-import type { Histogram } from "prom-client";
 import type { Cell, Cells } from "./cells.js";
+import type { HistogramCell, HistogramCells } from "./histogram-cells.js";
 
 export type RunOutcome = "succeeded" | "failed" | "cancelled";
 
@@ -37,7 +37,7 @@ export class RunSeriesTable {
 
 /** Of one route pattern and method: its duration histogram's child and a count per status. */
 interface RouteSeries {
-  readonly seconds: Histogram.Internal<string>;
+  readonly seconds: HistogramCell;
   readonly statuses: Map<number, Cell>;
 }
 
@@ -47,17 +47,17 @@ export class RouteSeriesTable {
 
   constructor(
     private readonly counts: Cells,
-    private readonly seconds: Histogram<string>,
+    private readonly seconds: HistogramCells,
   ) {}
 
   answered(route: string, method: string, status: number, seconds: number): void {
     const byMethod = inner(this.series, route);
     let series = byMethod.get(method);
-    if (series === undefined) byMethod.set(method, (series = { seconds: this.seconds.labels(route, method), statuses: new Map() }));
+    if (series === undefined) byMethod.set(method, (series = { seconds: this.seconds.add({ route, method }), statuses: new Map() }));
     let count = series.statuses.get(status);
     if (count === undefined) series.statuses.set(status, (count = this.counts.add(route, method, String(status))));
     count.value++;
-    series.seconds.observe(seconds);
+    this.seconds.observe(series.seconds, seconds);
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { Cells } from "./cells.js";
+import { HistogramCells } from "./histogram-cells.js";
 import type { McpSessionCountsLike } from "./mcp-sessions.js";
 import { RouteSeriesTable, RunSeriesTable } from "./series.js";
 import type { PipelineLimitStatus } from "svc/limits";
@@ -30,14 +31,16 @@ export class ServiceMetrics {
   /** Runs executing, by pipeline, transport. */
   readonly inFlightCells = new Cells();
   readonly requests = new Counter({ name: "svc_http_requests_total", help: "HTTP requests answered, by route pattern, method and status.", labelNames: ["route", "method", "status"], registers: [this.registry], collect: this.requestCells.countsInto() });
-  readonly requestSeconds = new Histogram({ name: "svc_http_request_duration_seconds", help: "Time from a request's arrival to the end of its answer.", labelNames: ["route", "method"], buckets: SECONDS, registers: [this.registry] });
+  /** Request durations, by route and method (copied into `requestSeconds` when scraped). */
+  readonly requestSecondsCells = new HistogramCells(SECONDS);
+  readonly requestSeconds = new Histogram({ name: "svc_http_request_duration_seconds", help: "Time from a request's arrival to the end of its answer.", labelNames: ["route", "method"], buckets: SECONDS, registers: [this.registry], collect: this.requestSecondsCells.into() });
   readonly runs = new Counter({ name: "svc_runs_total", help: "Pipeline runs by pipeline, transport and outcome (succeeded, failed, cancelled).", labelNames: ["pipeline", "transport", "outcome"], registers: [this.registry], collect: this.runCells.countsInto() });
   readonly runsInFlight = new Gauge({ name: "svc_runs_in_flight", help: "Pipeline runs executing now (a streamed run until its stream ends).", labelNames: ["pipeline", "transport"], registers: [this.registry], collect: this.inFlightCells.levelsInto() });
   readonly streamsInFlight = new Gauge({ name: "svc_streams_in_flight", help: "Streamed answers being sent now.", labelNames: ["pipeline", "transport"], registers: [this.registry] });
   readonly firstItemSeconds = new Histogram({ name: "svc_stream_first_item_seconds", help: "Time from a stream's start to its first item.", labelNames: ["pipeline", "transport"], buckets: SECONDS, registers: [this.registry] });
   /** What each run and each answered request update. */
   readonly runSeries = new RunSeriesTable(this.inFlightCells, this.runCells);
-  readonly routeSeries = new RouteSeriesTable(this.requestCells, this.requestSeconds);
+  readonly routeSeries = new RouteSeriesTable(this.requestCells, this.requestSecondsCells);
   readonly deploys = new Counter({ name: "svc_deploys_total", help: "Deploys and undeploys by action (deploy, undeploy), kind (files, yaml, …) and outcome (succeeded, failed).", labelNames: ["action", "kind", "outcome"], registers: [this.registry] });
   readonly deploySeconds = new Histogram({ name: "svc_deploy_duration_seconds", help: "Time a deploy or undeploy took, from request to outcome.", labelNames: ["action", "kind", "outcome"], buckets: SECONDS, registers: [this.registry] });
   readonly pipelines = new Gauge({ name: "svc_pipelines_deployed", help: "Pipelines deployed now.", registers: [this.registry] });

@@ -48,7 +48,7 @@ export default function monitoringPlugin(): KernelPlugin {
         kernel.provide(EXECUTION_INDEX, index);
       }
       recorder = new ExecutionRecorder(index, log);
-      kernel.hooks.run.tap(recorder.interceptor);
+      kernel.hooks.run.observe(recorder.observer);
       registerExecutionRoutes(kernel, index);
     },
     async close() {

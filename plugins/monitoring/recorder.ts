@@ -1,12 +1,13 @@
 /**
- * @module The `run` interceptor that writes execution records. A record is written `running` when
+ * @module The `run` observer that writes execution records (an observer layer, not an
+ * interceptor: a record costs no promise of its own; the record itself is the observation). A record is written `running` when
  * the call starts (a turn later: a run already over by then is written once, final) and again when
  * it ends: when the wrapper returns, or for a streamed result when its stream ends (the run settles then).
  * Writes never hold up or fail a run: they are not awaited, at most
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
-import { StreamedRun, messageOf, runAborted, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Interceptor, type Logger, type RunCall } from "svc/plugin";
+import { StreamedRun, messageOf, runAborted, type CallObserver, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Logger, type Observation, type RunCall } from "svc/plugin";
 import { isoTime, newExecutionKey } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";
@@ -33,29 +34,7 @@ export class ExecutionRecorder {
     this.memory = index instanceof MemoryExecutionIndex ? index : undefined;
   }
 
-  // A promise chain, not an async function: this runs on every request.
-  readonly interceptor: Interceptor<RunCall, unknown> = (call, next) => {
-    const run = this.begin(call);
-    const failed = (error: unknown): never => {
-      run.finish(runAborted(call) ? "cancelled" : "failed", error);
-      throw error;
-    };
-    let pending: Promise<unknown>;
-    try {
-      pending = next();
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    return pending.then((result) => {
-      // A stream the client left cancelled the run; one whose consumer had all it needed did not.
-      if (result instanceof StreamedRun) run.finish(result.aborted ? "cancelled" : "succeeded");
-      // An answer that no one received is not a success to the reader of the index: the caller
-      // left (or shutdown gave up on it) before the run returned.
-      else if (runAborted(call)) run.finish("cancelled", LEFT_BEFORE_ANSWER);
-      else run.finish("succeeded");
-      return result;
-    }, failed);
-  };
+  readonly observer: CallObserver<RunCall, unknown> = { start: (call) => this.begin(call) };
 
   /** Waits (a bounded time) for the writes in flight, before the index closes. */
   async flush(): Promise<void> {
@@ -72,7 +51,7 @@ export class ExecutionRecorder {
 
   private begin(call: RunCall): RunRecord {
     const startedMs = Date.now();
-    const run = new RunRecord(newExecutionKey(startedMs), call.pipeline, call.transport, call.method, runTraceId(call), call.requestId ?? null, startedMs, performance.now(), this);
+    const run = new RunRecord(newExecutionKey(startedMs), call, runTraceId(call), call.requestId ?? null, startedMs, performance.now(), this);
     // The first write waits a turn: a run that is over by then is written once, already final.
     if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
     return run;
@@ -148,10 +127,13 @@ const DONE: Promise<void> = Promise.resolve();
  * index reads it field by field, with its times and id parts as numbers: no object, ISO text or id
  * parse per run); other indexes get `snapshot()`.
  */
-class RunRecord implements ExecutionRecord, RecordTimes {
+class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, unknown> {
   /** Set once the first write is under way. */
   written?: Promise<void> = undefined;
   readonly id: string;
+  readonly pipeline: string;
+  readonly transport: string;
+  readonly method: string;
   status: ExecutionStatus = "running";
   endedMs = NaN;
   duration_ms: number | null = null;
@@ -160,9 +142,8 @@ class RunRecord implements ExecutionRecord, RecordTimes {
   constructor(
     /** The id's parts, so the in-memory index need not parse the id. */
     readonly key: IdKey,
-    readonly pipeline: string,
-    readonly transport: string,
-    readonly method: string,
+    /** The call as this layer saw it (asked at the end whether it was aborted). */
+    private readonly call: RunCall,
     readonly trace_id: string | null,
     readonly request_id: string | null,
     readonly startedMs: number,
@@ -170,6 +151,22 @@ class RunRecord implements ExecutionRecord, RecordTimes {
     private readonly recorder: ExecutionRecorder,
   ) {
     this.id = key.text;
+    this.pipeline = call.pipeline;
+    this.transport = call.transport;
+    this.method = call.method;
+  }
+
+  succeeded(result: unknown): void {
+    // A stream the client left cancelled the run; one whose consumer had all it needed did not.
+    if (result instanceof StreamedRun) this.finish(result.aborted ? "cancelled" : "succeeded");
+    // An answer that no one received is not a success to the reader of the index: the caller
+    // left (or shutdown gave up on it) before the run returned.
+    else if (runAborted(this.call)) this.finish("cancelled", LEFT_BEFORE_ANSWER);
+    else this.finish("succeeded");
+  }
+
+  failed(error: unknown): void {
+    this.finish(runAborted(this.call) ? "cancelled" : "failed", error);
   }
 
   get started_at(): string {

@@ -10,7 +10,7 @@
  */
 import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { setupOpenTelemetry, type OpenTelemetryExport } from "./otel/bootstrap.js";
-import { runInterceptor } from "./run-spans.js";
+import { runObserver } from "./run-spans.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { registerTracesRoute } from "./traces-route.js";
 import { SvcTracer } from "./tracer.js";
@@ -43,8 +43,8 @@ export default function tracingPlugin(): KernelPlugin {
         showTracebacks: s.showTracebacks,
       });
       kernel.hooks.trace.tap(tracer);
-      // Outermost, so the interceptors inside (monitoring) see the run span on the call.
-      kernel.hooks.run.tap(runInterceptor(tracer, s.tracingIncludePayloadValues), { order: "pre" });
+      // Outermost, so the layers inside (limits, monitoring) see the run span on the call.
+      kernel.hooks.run.observe(runObserver(tracer, s.tracingIncludePayloadValues), { order: "pre" });
       if (buffer) registerTracesRoute(kernel, buffer);
     },
     async close() {

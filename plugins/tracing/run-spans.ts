@@ -1,5 +1,5 @@
 /**
- * @module The `run` hook interceptor: one span per pipeline invocation, whatever the transport
+ * @module The `run` hook observer: one span per pipeline invocation, whatever the transport
  * (`svc.pipeline.run` for rest, `svc.<transport>.run` otherwise), under the transport's span when
  * the call carries one. The span travels on with the call (`call.span`, so `ctx.span` and later
  * interceptors see it); the run context binds it to the call's AbortSignal when a wrapper reads
@@ -8,7 +8,7 @@
  * ends, so the span ends then, with the consumer's view of the stream (`svc.stream.items`,
  * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
-import { StreamedRun, remoteParentOf, type Interceptor, type RunCall, type Tags } from "svc/plugin";
+import { StreamedRun, remoteParentOf, type CallObserver, type Observation, type RunCall, type Span, type Tags } from "svc/plugin";
 import { sharedPayloadTags } from "./payload.js";
 import type { SvcTracer } from "./tracer.js";
 
@@ -70,28 +70,31 @@ function streamTags(call: RunCall, run: StreamedRun): Tags {
   };
 }
 
-export function runInterceptor(tracer: SvcTracer, includePayloadValues: boolean): Interceptor<RunCall, unknown> {
+/** One run's span: handed inwards on the call, ended as the layers inside settle the run. */
+class RunSpan implements Observation<RunCall, unknown> {
+  readonly changes: { span: Span };
+
+  constructor(
+    private readonly span: Span,
+    private readonly call: RunCall,
+  ) {
+    this.changes = { span };
+  }
+
+  succeeded(result: unknown): void {
+    if (result instanceof StreamedRun) this.span.setTags(streamTags(this.call, result));
+    this.span.end();
+  }
+
+  failed(error: unknown): void {
+    this.span.end(error);
+  }
+}
+
+/** An observer layer, not an interceptor: a run's span costs no promise of its own. */
+export function runObserver(tracer: SvcTracer, includePayloadValues: boolean): CallObserver<RunCall, unknown> {
   const runTags = runTagger(includePayloadValues);
-  // A promise chain, not an async function: this runs on every request.
-  return (call, next) => {
-    const span = tracer.startSpan(runSpanName(call.transport), runTags(call), call.span ?? remoteParentOf(call.headers));
-    let pending: Promise<unknown>;
-    try {
-      pending = next({ span });
-    } catch (error) {
-      span.end(error);
-      throw error;
-    }
-    return pending.then(
-      (result) => {
-        if (result instanceof StreamedRun) span.setTags(streamTags(call, result));
-        span.end();
-        return result;
-      },
-      (error: unknown) => {
-        span.end(error);
-        throw error;
-      },
-    );
+  return {
+    start: (call) => new RunSpan(tracer.startSpan(runSpanName(call.transport), runTags(call), call.span ?? remoteParentOf(call.headers)), call),
   };
 }
