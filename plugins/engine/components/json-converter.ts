@@ -7,7 +7,6 @@
  * JSON and filters that fail on a source.
  */
 import * as v from "valibot";
-import { raw as jq } from "jq-wasm";
 import type { ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { pythonRepr } from "../jinja.js";
@@ -25,6 +24,8 @@ const Init = v.pipe(
   v.check((p) => Boolean(p.jq_schema) || p.content_key !== null, "No `jq_schema` nor `content_key` specified. Set either or both to extract data."),
 );
 
+/** Runs a jq filter; jq's 1.3 MB WebAssembly build is loaded on first use, not when the engine loads. */
+const jq = async (input: string, filter: string, flags: string[]) => (await import("jq-wasm")).raw(input, filter, flags);
 /** jq's own message, without the command-line prefix the WebAssembly build adds. */
 const jqMessage = (error: unknown) => String((error as Error).message ?? error).replace(/^jq: (error(?: \(at [^)]*\))?: )?/, "").replace(/\njq: \d+ compile errors?$/, "");
 /** Python's str() of a JSON scalar. */

@@ -5,7 +5,7 @@
  */
 import { test } from "uvu";
 import * as v from "valibot";
-import { AddFixedValue, AnswerBuilder, BranchJoiner, ByteStream, DocumentSplitter, FileTypeRouter, HTMLToDocument, TextFileToDocument, ConditionalRouter, Document, DocumentCleaner, DocumentJoiner, Double, GeneratedAnswer, InMemoryBM25Retriever, InMemoryDocumentStore, OutputAdapter, Pipeline, PromptBuilder, Sum, Threshold, socket, variadic } from "svc/engine";
+import { AddFixedValue, AnswerBuilder, BranchJoiner, ConditionalRouter, Document, DocumentCleaner, DocumentJoiner, Double, GeneratedAnswer, InMemoryBM25Retriever, InMemoryDocumentStore, OutputAdapter, Pipeline, PromptBuilder, Sum, Threshold, socket, variadic } from "svc/engine";
 import { Accumulate, AnyOrder, Remainder, check, checkRaises, componentOf } from "./harness.js";
 
 const int = v.pipe(v.number(), v.integer());
