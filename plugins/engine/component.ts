@@ -82,6 +82,9 @@ export interface ComponentClass<C extends Component<any> = Component<any>> {
   readonly aliases?: readonly string[];
 }
 
+/** A run's warnings: the component's logger, or the console for a component run on its own. */
+export const warnerOf = (ctx: ComponentContext | undefined) => (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
+
 export abstract class Component<P = any> {
   /** Validates init parameters; subclasses set their own. */
   static readonly initSchema: v.GenericSchema<unknown, unknown> = v.optional(v.record(v.string(), v.unknown()), {});

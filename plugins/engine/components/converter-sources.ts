@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
+import { Component, output, socket, warnerOf, type ComponentContext } from "../component.js";
 import { ByteStream, Document } from "../dataclasses/document.js";
 import { guessMimeType } from "../dataclasses/mime-type.js";
 import { normalizeMetadata } from "./html-to-document.js";
@@ -45,9 +45,37 @@ export function documentMeta(stream: ByteStream, meta: Record<string, unknown>, 
 /** What a converter makes of one source: its text, or its text and meta it found. */
 export type Converted = string | { text: string; meta: Record<string, unknown> } | null;
 
+/** One readable source: its stream, as given, and the caller's meta for it. */
+export interface ReadSource {
+  stream: ByteStream;
+  source: Source;
+  meta: Record<string, unknown>;
+}
+
 /**
- * The converters' loop. `convert` returns the text (or null to skip the source); failures to read
- * or to convert a source are warnings and the source is skipped, as in Haystack.
+ * Every converter's reading: the caller's meta matched to the sources (a list must match their
+ * number), each source read into a ByteStream; one that cannot be read is a warning and skipped,
+ * as in Haystack.
+ */
+export async function* readSources(sources: Source[], meta: MetaInput, ctx: ComponentContext | undefined): AsyncGenerator<ReadSource> {
+  const metas = normalizeMetadata(meta, sources.length);
+  for (const [i, source] of sources.entries()) {
+    let stream: ByteStream;
+    try {
+      stream = await byteStreamFromSource(source, { signal: ctx?.signal });
+    } catch (error) {
+      if (ctx?.signal.aborted) throw error;
+      warnerOf(ctx)(`Could not read ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
+      continue;
+    }
+    yield { stream, source, meta: metas[i]! };
+  }
+}
+
+/**
+ * The one-document-per-source converters' loop. `convert` returns the text (or null to skip the
+ * source); failures to read or to convert a source are warnings and the source is skipped, as in
+ * Haystack.
  */
 export async function convertSources(
   sources: Source[],
@@ -56,29 +84,19 @@ export async function convertSources(
   storeFullPath: boolean,
   convert: (stream: ByteStream, source: Source) => Promise<Converted> | Converted,
 ): Promise<{ documents: Document[] }> {
-  const metas = normalizeMetadata(meta, sources.length);
   const documents: Document[] = [];
-  const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
-  for (const [i, source] of sources.entries()) {
-    let stream: ByteStream;
-    try {
-      stream = await byteStreamFromSource(source, { signal: ctx?.signal });
-    } catch (error) {
-      if (ctx?.signal.aborted) throw error;
-      warn(`Could not read ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
-      continue;
-    }
+  for await (const { stream, source, meta: given } of readSources(sources, meta, ctx)) {
     let converted: Converted;
     try {
       converted = await convert(stream, source);
     } catch (error) {
       if (ctx?.signal.aborted) throw error;
-      warn(`Could not convert ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
+      warnerOf(ctx)(`Could not convert ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
       continue;
     }
     if (converted === null) continue;
     const [text, found] = typeof converted === "string" ? [converted, {}] : [converted.text, converted.meta];
-    documents.push(new Document({ content: text, meta: documentMeta(stream, metas[i]!, storeFullPath, found) }));
+    documents.push(new Document({ content: text, meta: documentMeta(stream, given, storeFullPath, found) }));
   }
   return { documents };
 }

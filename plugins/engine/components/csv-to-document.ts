@@ -9,11 +9,10 @@
  */
 import * as v from "valibot";
 import { parse } from "csv-parse/sync";
-import { output, socket, type ComponentContext } from "../component.js";
+import { output, socket, type ComponentContext, warnerOf } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { pythonRepr } from "../jinja.js";
-import { byteStreamFromSource, describe, documentMeta, MetaInputSchema, SourcesConverter, SourcesSchema, type MetaInput, type Source } from "./converter-sources.js";
-import { normalizeMetadata } from "./html-to-document.js";
+import { describe, documentMeta, MetaInputSchema, readSources, SourcesConverter, SourcesSchema, type MetaInput, type Source } from "./converter-sources.js";
 import { decodeStrict } from "./python-codecs.js";
 
 /** Row mode warns above this size: the whole file is parsed in memory. */
@@ -46,18 +45,9 @@ export class CSVToDocument extends SourcesConverter<v.InferOutput<typeof Init>> 
 
   async run(inputs: RunInputs, ctx?: ComponentContext) {
     const { encoding, store_full_path, conversion_mode } = this.initParameters;
-    const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
-    const metas = normalizeMetadata(inputs.meta, inputs.sources.length);
+    const warn = warnerOf(ctx);
     const documents: Document[] = [];
-    for (const [i, source] of inputs.sources.entries()) {
-      let stream;
-      try {
-        stream = await byteStreamFromSource(source, { signal: ctx?.signal });
-      } catch (error) {
-        if (ctx?.signal.aborted) throw error;
-        warn(`Could not read ${describe(source)}. Skipping it. Error: ${(error as Error).message}`);
-        continue;
-      }
+    for await (const { stream, source, meta: given } of readSources(inputs.sources, inputs.meta, ctx)) {
       let text: string;
       try {
         const own = stream.meta.encoding;
@@ -66,7 +56,7 @@ export class CSVToDocument extends SourcesConverter<v.InferOutput<typeof Init>> 
         warn(`Could not convert file ${describe(source)}. Skipping it. Error message: ${(error as Error).message}`);
         continue;
       }
-      const meta = documentMeta(stream, metas[i]!, store_full_path);
+      const meta = documentMeta(stream, given, store_full_path);
       if (conversion_mode === "file") documents.push(new Document({ content: text, meta }));
       else documents.push(...this.rows(text, meta, inputs.content_column ?? null, describe(source), stream.data.length, warn));
     }

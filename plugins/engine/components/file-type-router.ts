@@ -7,7 +7,7 @@
  */
 import { access } from "node:fs/promises";
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
+import { Component, output, socket, type ComponentContext, warnerOf } from "../component.js";
 import { ByteStream } from "../dataclasses/document.js";
 import { normalizeMetadata } from "./html-to-document.js";
 import { byteStreamFromSource, guessMimeType, MetaInputSchema, SourceSchema, SourcesSchema, type MetaInput, type Source } from "./converter-sources.js";
@@ -60,7 +60,7 @@ export class FileTypeRouter extends Component<v.InferOutput<typeof Init>> {
 
   async run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext): Promise<Record<string, Source[]>> {
     const raise = this.initParameters.raise_on_failure;
-    const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
+    const warn = warnerOf(ctx);
     const metas = normalizeMetadata(inputs.meta, inputs.sources.length);
     const buckets: Record<string, Source[]> = {};
     const add = (key: string, source: Source) => (buckets[key] ??= []).push(source);

@@ -7,11 +7,10 @@
  * JSON and filters that fail on a source.
  */
 import * as v from "valibot";
-import type { ComponentContext } from "../component.js";
+import { warnerOf, type ComponentContext } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 import { pythonRepr } from "../jinja.js";
-import { byteStreamFromSource, documentMeta, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
-import { normalizeMetadata } from "./html-to-document.js";
+import { documentMeta, readSources, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 import { decodeStrict } from "./python-codecs.js";
 
 const Init = v.pipe(
@@ -51,20 +50,10 @@ export class JSONConverter extends SourcesConverter<v.InferOutput<typeof Init>> 
   }
 
   async run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext) {
-    const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
-    const metas = normalizeMetadata(inputs.meta, inputs.sources.length);
     const documents: Document[] = [];
-    for (const [i, source] of inputs.sources.entries()) {
-      let stream;
-      try {
-        stream = await byteStreamFromSource(source, { signal: ctx?.signal });
-      } catch (error) {
-        if (ctx?.signal.aborted) throw error;
-        warn(`Could not read ${String(source)}. Skipping it. Error: ${(error as Error).message}`);
-        continue;
-      }
-      for (const [text, found] of await this.contentAndMeta(stream.data, String(stream.meta.file_path || "unknown"), warn)) {
-        documents.push(new Document({ content: text, meta: documentMeta(stream, { ...metas[i]!, ...found }, this.initParameters.store_full_path) }));
+    for await (const { stream, meta: given } of readSources(inputs.sources, inputs.meta, ctx)) {
+      for (const [text, found] of await this.contentAndMeta(stream.data, String(stream.meta.file_path || "unknown"), warnerOf(ctx))) {
+        documents.push(new Document({ content: text, meta: documentMeta(stream, { ...given, ...found }, this.initParameters.store_full_path) }));
       }
     }
     return { documents };

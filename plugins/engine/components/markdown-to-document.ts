@@ -9,7 +9,7 @@
 import type { MarkdownIt as Parser, Token } from "markdown-it";
 import * as v from "valibot";
 import { parseYamlText } from "svc/plugin";
-import type { ComponentContext } from "../component.js";
+import { warnerOf, type ComponentContext } from "../component.js";
 import { convertSources, describe, SourcesConverter, type MetaInput, type Source } from "./converter-sources.js";
 import { decodeStrict } from "./text-file-to-document.js";
 
@@ -90,7 +90,7 @@ export class MarkdownToDocument extends SourcesConverter<v.InferOutput<typeof In
     if (!this.initParameters.extract_frontmatter) return [text, {}];
     const match = FRONTMATTER.exec(text);
     if (!match) return [text, {}];
-    const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
+    const warn = warnerOf(ctx);
     let loaded: unknown;
     try {
       loaded = parseYamlText(match.groups!.frontmatter!, { schema: "core" }) ?? {};

@@ -5,7 +5,7 @@
  * matches. The removed `return_empty_on_no_match` still loads, with Haystack's warning.
  */
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
+import { Component, output, socket, type ComponentContext, warnerOf } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { pythonTypeName } from "../pipeline/span-tags.js";
 import { pythonRegExp } from "./python-regex.js";
@@ -48,7 +48,7 @@ export class RegexTextExtractor extends Component<{ regex_pattern: string }> {
   run(inputs: { text_or_messages: string | unknown[] }, ctx?: ComponentContext) {
     const input = inputs.text_or_messages;
     if (typeof input === "string") return { captured_text: this.extract(input) };
-    const warn = (m: string) => (ctx?.log ? ctx.log.warn(m) : console.warn(m));
+    const warn = warnerOf(ctx);
     if (input.length === 0) {
       warn("Received empty list of messages");
       return { captured_text: "" };

@@ -6,7 +6,7 @@
  * float32 tensors and `isclose(atol=1e-6)`; so does this, rounding each step to float32.
  */
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
+import { Component, output, socket, type ComponentContext, warnerOf } from "../component.js";
 import { Document } from "../dataclasses/document.js";
 
 const Init = v.object({
@@ -50,7 +50,7 @@ export class TopPSampler extends Component<v.InferOutput<typeof Init>> {
   }
 
   run(inputs: { documents: Document[]; top_p?: number | null }, ctx?: ComponentContext) {
-    const warn = (message: string) => (ctx?.log ? ctx.log.warn(message) : console.warn(message));
+    const warn = warnerOf(ctx);
     const documents = inputs.documents;
     if (documents.length === 0) return { documents: [] };
     const topP = inputs.top_p ?? this.initParameters.top_p;
