@@ -8,6 +8,11 @@
  * promise counts do not move with the machine's load, unlike CPU time: they show a change on a
  * shared machine where the CPU table (bench/cpu.ts) cannot.
  * `node --max-semi-space-size=1 --min-semi-space-size=1 dist/bench/http-path.js [batches] [requests] [--promises]`.
+ *
+ * The targets keep idle connections for `IDLE_S`: a target waits while the others run their
+ * batches, longer than a server's default keep-alive time-out on a loaded machine, and a connection
+ * it closed meanwhile would leave its client waiting for an answer that never comes. A connection
+ * that closes anyway fails the run, naming the target.
  */
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
@@ -25,13 +30,14 @@ import { resolveRunConfig } from "../cli/run-settings.js";
 import { ADDER_WRAPPER } from "./server.js";
 
 const CONNECTIONS = 16;
+const IDLE_S = 600;
 const LAST_CHUNK = Buffer.from("0\r\n\r\n");
 const BODY = JSON.stringify({ a: 2, b: 3 });
 const REQUEST = Buffer.from(`POST /adder/run HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${BODY.length}\r\n\r\n${BODY}`);
 
 async function svc(env: NodeJS.ProcessEnv): Promise<{ port: number; kernel: Kernel }> {
   const cwd = mkdtempSync(join(tmpdir(), "svc-http-path-"));
-  const { sources, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, env);
+  const { sources, plugins } = resolveRunConfig({ host: "127.0.0.1", port: 0, pipelinesDir: join(cwd, "pipelines") }, cwd, { SERVICE_KEEP_ALIVE_TIMEOUT: String(IDLE_S), ...env });
   const kernel = await createKernel({ sources, plugins: await loadPlugins(plugins, { cwd, builtins: builtinPlugins }), logger: new Logger("ERROR"), knownSettings });
   await kernel.deployer.deploy({ kind: "files", name: "adder", files: { "pipeline_wrapper.ts": ADDER_WRAPPER }, save: false });
   return { port: (await kernel.listen()).port, kernel };
@@ -48,17 +54,20 @@ async function bare(): Promise<{ port: number; server: Server }> {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result: body.a + body.b }));
     });
   });
+  server.keepAliveTimeout = IDLE_S * 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { port: (server.address() as AddressInfo).port, server };
 }
 
 /** Sends `total` requests over CONNECTIONS keep-alive sockets, one in flight per socket. */
-function load(sockets: Socket[], total: number): Promise<void> {
+function load(target: string, sockets: Socket[], total: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = 0;
     for (const socket of sockets) {
-      socket.removeAllListeners("data");
+      if (socket.destroyed) return reject(new Error(`${target}: a keep-alive connection was closed between batches`));
+      socket.removeAllListeners("data").removeAllListeners("close");
+      socket.once("close", () => answered < total && reject(new Error(`${target}: a connection closed with answers outstanding`)));
       socket.on("data", (chunk: Buffer) => {
         // Every answer here is small: it ends with its JSON body, or (chunked) with the last chunk.
         if (chunk[chunk.length - 1] !== 0x7d && !chunk.subarray(-5).equals(LAST_CHUNK)) return;
@@ -85,11 +94,11 @@ interface Sample {
   promises: number;
 }
 
-async function batch(sockets: Socket[], requests: number): Promise<Sample> {
+async function batch(target: string, sockets: Socket[], requests: number): Promise<Sample> {
   const gc0 = collections;
   const p0 = promises;
   const before = process.cpuUsage();
-  await load(sockets, requests);
+  await load(target, sockets, requests);
   const used = process.cpuUsage(before);
   await new Promise((resolve) => setImmediate(resolve)); // let the gc entries arrive
   return { cpu: (used.user + used.system) / requests, gcs: (collections - gc0) / requests, promises: (promises - p0) / requests };
@@ -113,8 +122,8 @@ const sockets = Object.fromEntries(
   ),
 ) as Record<keyof typeof targets, Socket[]>;
 const samples = Object.fromEntries(Object.keys(targets).map((k) => [k, [] as Sample[]])) as Record<keyof typeof targets, Sample[]>;
-for (const name of Object.keys(targets) as (keyof typeof targets)[]) await batch(sockets[name], requests); // warm-up
-for (let i = 0; i < batches; i++) for (const name of Object.keys(targets) as (keyof typeof targets)[]) samples[name].push(await batch(sockets[name], requests));
+for (const name of Object.keys(targets) as (keyof typeof targets)[]) await batch(name, sockets[name], requests); // warm-up
+for (let i = 0; i < batches; i++) for (const name of Object.keys(targets) as (keyof typeof targets)[]) samples[name].push(await batch(name, sockets[name], requests));
 
 const of = (name: keyof typeof targets, key: keyof Sample) => samples[name].map((s) => s[key]);
 const diff = (a: keyof typeof targets, c: keyof typeof targets) => median(of(a, "cpu").map((x, i) => x - of(c, "cpu")[i]!));
@@ -128,6 +137,6 @@ for (const name of Object.keys(targets) as (keyof typeof targets)[]) {
   );
 }
 console.log(`  svc default − bare ${diff("svc default", "bare").toFixed(1)} µs; tracing + monitoring ${diff("svc default", "svc without T+M").toFixed(1)} µs (medians of per-batch differences)`);
-for (const list of Object.values(sockets)) for (const s of list) s.destroy();
+for (const list of Object.values(sockets)) for (const s of list) s.removeAllListeners("close").destroy();
 b.server.close();
 await Promise.all([observed.kernel.close(), plain.kernel.close()]);

@@ -47,7 +47,7 @@ export class MemoryExecutionIndex implements ExecutionIndex {
    * nothing is parsed.
    */
   storeStart(record: ExecutionRecord, times?: RecordTimes, made?: IdKey): void {
-    const key = made !== undefined && made.text === record.id ? made : idKey(record.id);
+    const key = made ?? idKey(record.id);
     const now = this.now();
     // Ids grow within a process; one from elsewhere (a host, a test) still lands in order.
     if (this.size === 0 || this.columns.compareId(this.slot(this.size - 1), key) < 0) {
@@ -64,7 +64,7 @@ export class MemoryExecutionIndex implements ExecutionIndex {
   /** `recordFinish` done at once. */
   storeFinish(record: ExecutionRecord, times?: RecordTimes, made?: IdKey): void {
     // A record already dropped (cap reached during a long run) is not brought back.
-    const key = made !== undefined && made.text === record.id ? made : idKey(record.id);
+    const key = made ?? idKey(record.id);
     const at = this.indexOf(key);
     if (at !== -1) this.columns.write(this.slot(at), record, key, this.now(), times);
   }

@@ -8,7 +8,7 @@
  * for its start, and failures are logged, not thrown.
  */
 import { StreamedRun, messageOf, runAborted, type CallObserver, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Logger, type Observation, type RunCall } from "svc/plugin";
-import { isoTime, newExecutionKey } from "./execution-id.js";
+import { epochMs, isoTime, newExecutionKey } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";
 import type { IdKey, RecordTimes } from "./record-columns.js";
@@ -50,8 +50,9 @@ export class ExecutionRecorder {
   }
 
   private begin(call: RunCall): RunRecord {
-    const startedMs = Date.now();
-    const run = new RunRecord(newExecutionKey(startedMs), call, runTraceId(call), call.requestId ?? null, startedMs, performance.now(), this);
+    const startedAt = performance.now();
+    const startedMs = epochMs(startedAt);
+    const run = new RunRecord(newExecutionKey(startedMs), call, runTraceId(call), call.requestId ?? null, startedMs, startedAt, this);
     // The first write waits a turn: a run that is over by then is written once, already final.
     if (this.queued.push(run) === 1) setImmediate(this.writeQueued);
     return run;
@@ -130,7 +131,6 @@ const DONE: Promise<void> = Promise.resolve();
 class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, unknown> {
   /** Set once the first write is under way. */
   written?: Promise<void> = undefined;
-  readonly id: string;
   readonly pipeline: string;
   readonly transport: string;
   readonly method: string;
@@ -150,7 +150,6 @@ class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, un
     private readonly startedAt: number,
     private readonly recorder: ExecutionRecorder,
   ) {
-    this.id = key.text;
     this.pipeline = call.pipeline;
     this.transport = call.transport;
     this.method = call.method;
@@ -169,6 +168,11 @@ class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, un
     this.finish(runAborted(this.call) ? "cancelled" : "failed", error);
   }
 
+  /** Written out only when read: the in-memory index stores the key's parts. */
+  get id(): string {
+    return this.key.text;
+  }
+
   get started_at(): string {
     return isoTime(this.startedMs);
   }
@@ -179,8 +183,9 @@ class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, un
 
   finish(status: ExecutionStatus, error?: unknown): void {
     if (this.status !== "running") return;
-    this.endedMs = Date.now();
-    this.duration_ms = Math.round((performance.now() - this.startedAt) * 1000) / 1000;
+    const now = performance.now();
+    this.endedMs = epochMs(now);
+    this.duration_ms = Math.round((now - this.startedAt) * 1000) / 1000;
     this.error = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);
     this.status = status;
     this.recorder.stored(this);

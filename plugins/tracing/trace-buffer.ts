@@ -147,6 +147,16 @@ export class TraceBuffer {
   private evict(): void {
     const excess = this.traces.length - this.capacity;
     if (excess <= 0) return;
+    // Most traces are one span that ends before the next request's: the oldest created are then
+    // also the least recently updated, and they go without a sort.
+    let oldest = 0;
+    for (let i = 0; i < excess; i++) oldest = Math.max(oldest, this.traces[i]!.updatedAt);
+    let inOrder = true;
+    for (let i = excess; inOrder && i < this.traces.length; i++) inOrder = this.traces[i]!.updatedAt > oldest;
+    if (inOrder) {
+      this.traces = this.traces.slice(excess);
+      return;
+    }
     // A typed array sorts numbers natively, without calling back into JavaScript per comparison.
     const updates = new Float64Array(this.traces.length);
     for (let i = 0; i < updates.length; i++) updates[i] = this.traces[i]!.updatedAt;
