@@ -19,7 +19,7 @@ export { packageInfo, packageVersion } from "./package-info.js";
 // Hook points a plugin taps (PluginApi.hooks) and what their taps get and return.
 export type { PluginHooks, RunCall } from "./hooks/index.js";
 export type { TapOptions } from "./hooks/taps.js";
-export type { CallObserver, Interceptor, Next, Observation } from "./hooks/interceptor-hook.js";
+export type { CallObserver, CallTimes, Interceptor, Next, Observation } from "./hooks/interceptor-hook.js";
 export type { AnsweredRequest } from "./hooks/observer-hook.js";
 export type { ResultHook, ResultInfo, ResultItems, ResultTap } from "./hooks/result-hook.js";
 export { DROP, type StreamInfo, type StreamStats, type StreamTap } from "./hooks/waterfall-hook.js";

@@ -7,7 +7,7 @@
  * `maxPending` are in flight (beyond that records are skipped and counted), a record's finish waits
  * for its start, and failures are logged, not thrown.
  */
-import { StreamedRun, messageOf, runAborted, type CallObserver, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Logger, type Observation, type RunCall } from "svc/plugin";
+import { StreamedRun, messageOf, runAborted, type CallObserver, type CallTimes, type ExecutionIndex, type ExecutionRecord, type ExecutionStatus, type Logger, type Observation, type RunCall } from "svc/plugin";
 import { epochMs, isoTime, newExecutionKey } from "./execution-id.js";
 import { runTraceId } from "./trace-id.js";
 import { MemoryExecutionIndex } from "./memory-index.js";
@@ -34,7 +34,7 @@ export class ExecutionRecorder {
     this.memory = index instanceof MemoryExecutionIndex ? index : undefined;
   }
 
-  readonly observer: CallObserver<RunCall, unknown> = { start: (call) => this.begin(call) };
+  readonly observer: CallObserver<RunCall, unknown> = { start: (call, times) => this.begin(call, times.startedAt) };
 
   /** Waits (a bounded time) for the writes in flight, before the index closes. */
   async flush(): Promise<void> {
@@ -49,8 +49,8 @@ export class ExecutionRecorder {
     clearTimeout(timer);
   }
 
-  private begin(call: RunCall): RunRecord {
-    const startedAt = performance.now();
+  /** `startedAt`: the run's start as all its observers see it (`performance.now()`). */
+  private begin(call: RunCall, startedAt: number): RunRecord {
     const startedMs = epochMs(startedAt);
     const run = new RunRecord(newExecutionKey(startedMs), call, runTraceId(call), call.requestId ?? null, startedMs, startedAt, this);
     // The first write waits a turn: a run that is over by then is written once, already final.
@@ -155,17 +155,17 @@ class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, un
     this.method = call.method;
   }
 
-  succeeded(result: unknown): void {
+  succeeded(result: unknown, times: CallTimes): void {
     // A stream the client left cancelled the run; one whose consumer had all it needed did not.
-    if (result instanceof StreamedRun) this.finish(result.aborted ? "cancelled" : "succeeded");
+    if (result instanceof StreamedRun) this.finish(times.endedAt, result.aborted ? "cancelled" : "succeeded");
     // An answer that no one received is not a success to the reader of the index: the caller
     // left (or shutdown gave up on it) before the run returned.
-    else if (runAborted(this.call)) this.finish("cancelled", LEFT_BEFORE_ANSWER);
-    else this.finish("succeeded");
+    else if (runAborted(this.call)) this.finish(times.endedAt, "cancelled", LEFT_BEFORE_ANSWER);
+    else this.finish(times.endedAt, "succeeded");
   }
 
-  failed(error: unknown): void {
-    this.finish(runAborted(this.call) ? "cancelled" : "failed", error);
+  failed(error: unknown, times: CallTimes): void {
+    this.finish(times.endedAt, runAborted(this.call) ? "cancelled" : "failed", error);
   }
 
   /** Written out only when read: the in-memory index stores the key's parts. */
@@ -181,9 +181,9 @@ class RunRecord implements ExecutionRecord, RecordTimes, Observation<RunCall, un
     return Number.isNaN(this.endedMs) ? null : isoTime(this.endedMs);
   }
 
-  finish(status: ExecutionStatus, error?: unknown): void {
+  /** `now`: the run's end as all its observers see it (`performance.now()`). */
+  finish(now: number, status: ExecutionStatus, error?: unknown): void {
     if (this.status !== "running") return;
-    const now = performance.now();
     this.endedMs = epochMs(now);
     this.duration_ms = Math.round((now - this.startedAt) * 1000) / 1000;
     this.error = error === undefined ? null : messageOf(error).slice(0, MAX_ERROR_LENGTH);

@@ -8,9 +8,9 @@
  * ends, so the span ends then, with the consumer's view of the stream (`svc.stream.items`,
  * `svc.stream.first_item_ms`, `svc.stream.aborted`).
  */
-import { StreamedRun, remoteParentOf, type CallObserver, type Observation, type RunCall, type Span, type Tags } from "svc/plugin";
+import { StreamedRun, remoteParentOf, type CallObserver, type CallTimes, type Observation, type RunCall, type Span, type Tags } from "svc/plugin";
 import { sharedPayloadTags } from "./payload.js";
-import type { SvcTracer } from "./tracer.js";
+import { TracingSpan, type SvcTracer } from "./tracer.js";
 
 const SPAN_NAMES = new Map<string, string>([["rest", "svc.pipeline.run"]]);
 
@@ -81,13 +81,19 @@ class RunSpan implements Observation<RunCall, unknown> {
     this.changes = { span };
   }
 
-  succeeded(result: unknown): void {
+  succeeded(result: unknown, times: CallTimes): void {
     if (result instanceof StreamedRun) this.span.setTags(streamTags(this.call, result));
-    this.span.end();
+    this.end(undefined, times);
   }
 
-  failed(error: unknown): void {
-    this.span.end(error);
+  failed(error: unknown, times: CallTimes): void {
+    this.end(error, times);
+  }
+
+  /** Ends at the run's end as all its observers see it (one clock read for all of them); an excluded span records nothing. */
+  private end(error: unknown, times: CallTimes): void {
+    if (this.span instanceof TracingSpan) this.span.end(error, times.endedAt);
+    else this.span.end(error);
   }
 }
 
@@ -95,6 +101,6 @@ class RunSpan implements Observation<RunCall, unknown> {
 export function runObserver(tracer: SvcTracer, includePayloadValues: boolean): CallObserver<RunCall, unknown> {
   const runTags = runTagger(includePayloadValues);
   return {
-    start: (call) => new RunSpan(tracer.startSpan(runSpanName(call.transport), runTags(call), call.span ?? remoteParentOf(call.headers)), call),
+    start: (call, times) => new RunSpan(tracer.startSpan(runSpanName(call.transport), runTags(call), call.span ?? remoteParentOf(call.headers), times.startedAt), call),
   };
 }

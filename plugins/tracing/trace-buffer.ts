@@ -123,9 +123,9 @@ export class TraceBuffer {
     return true;
   }
 
-  /** Records a span's end, which counts as an update of its trace. */
-  finish(trace: TraceRecord, span: SpanRecord): void {
-    span.finish(performance.now());
+  /** Records a span's end (at `now`, `performance.now()`), which counts as an update of its trace. */
+  finish(trace: TraceRecord, span: SpanRecord, now: number = performance.now()): void {
+    span.finish(now);
     trace.touch();
   }
 

@@ -63,8 +63,9 @@ export class TracingSpan extends SpanRecord implements Span {
     /** W3C trace flags for outgoing calls. */
     readonly traceFlags: number,
     readonly traceState: string | undefined,
+    startedAt: number,
   ) {
-    super(spanId, parentId, name, tags);
+    super(spanId, parentId, name, tags, startedAt);
   }
 
   /** The buffered trace this span belongs to (its children's too); undefined when not buffered. */
@@ -89,14 +90,15 @@ export class TracingSpan extends SpanRecord implements Span {
     return this;
   }
 
-  end(error?: unknown): void {
+  /** `now`: the end as `performance.now()` when the caller has read it already. */
+  end(error?: unknown, now: number = performance.now()): void {
     if (this.ended) return;
     // A success sets one tag: no tags object to walk (this runs for every run).
     if (error === undefined) this.setTag("svc.success", true);
     else this.setTags(outcomeTags(error, this.tracer.showTracebacks));
     this.ended = true;
-    if (this.kept) this.tracer.buffer!.finish(this.trace!, this);
-    else this.finish(performance.now());
+    if (this.kept) this.tracer.buffer!.finish(this.trace!, this, now);
+    else this.finish(now);
     this.exported?.end(error);
   }
 }
@@ -153,7 +155,8 @@ export class SvcTracer implements Tracer {
     this.includeFramework = options.includeFrameworkSpans;
   }
 
-  startSpan(name: string, tags?: Tags, parent?: Span): Span {
+  /** `now`: the start as `performance.now()` when the caller has read it already. */
+  startSpan(name: string, tags?: Tags, parent?: Span, now: number = performance.now()): Span {
     let p = parent;
     if (p instanceof DroppedSpan) p = p.parent;
     const up = p instanceof TracingSpan ? p : undefined;
@@ -164,7 +167,7 @@ export class SvcTracer implements Tracer {
     const traceId = exported?.traceId ?? up?.traceId ?? remote?.traceId ?? newTraceId();
     const parentId = up ? up.bufferId : remote?.spanId;
     const traceState = up ? up.traceState : remote?.traceState;
-    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), parentId, exported, traceFlags(up ?? remote, exported), traceState);
+    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), parentId, exported, traceFlags(up ?? remote, exported), traceState, now);
     const buffer = this.buffer;
     if (buffer !== undefined) {
       span.trace = up?.trace;

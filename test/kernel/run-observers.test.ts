@@ -5,7 +5,7 @@
 import { createHook } from "node:async_hooks";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { HttpError, KernelError, accessToken, type Observation, type RunCall, type Span } from "svc/plugin";
+import { HttpError, KernelError, accessToken, type CallTimes, type Observation, type RunCall, type Span } from "svc/plugin";
 import { createContainer, KernelHooks } from "svc/internal";
 import { defaultPolicies } from "../../kernel/hooks/auth-hook.js";
 
@@ -135,6 +135,52 @@ test("observers cost no promise: as many as a call without taps", async () => {
   withObservers.run.tap("i", (c, next) => next());
   withObservers.run.observe("b", watcher([], "b"));
   assert.is(await count(withObservers, async () => 1), await count(intercepted, async () => 1), "around an interceptor, an asynchronous target");
+});
+
+
+test("every observer of a run is told the same start and end instants, read once for all", async () => {
+  const hooks = makeHooks();
+  const seen: Record<string, number[]> = {};
+  const timed = (name: string) => ({
+    start(_c: RunCall, times: CallTimes): Observation<RunCall, unknown> {
+      seen[name] = [times.startedAt];
+      return {
+        succeeded: (_value, t) => void seen[name]!.push(t.endedAt, t.endedAt),
+        failed: (_error, t) => void seen[name]!.push(t.endedAt, t.endedAt),
+      };
+    },
+  });
+  hooks.run.observe("outer", timed("outer"), { order: "pre" });
+  hooks.run.tap("waits", async (_c, next) => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return next();
+  });
+  hooks.run.observe("inner", timed("inner"));
+  const before = performance.now();
+  assert.is(await hooks.run.call(call(), async () => new Promise((resolve) => setTimeout(() => resolve(3), 20))), 3);
+  const after = performance.now();
+  // The inner observer starts 5 ms later than the outer one, yet both are told the same start.
+  assert.equal(seen.inner, seen.outer);
+  const [started, ended, endedAgain] = seen.outer!;
+  assert.is(ended, endedAgain, "endedAt does not move once the outcome is being told");
+  assert.ok(before <= started! && started! <= ended! && ended! <= after);
+  assert.ok(ended! - started! >= 20, "the end is read when the run settled, not at its start");
+
+  // A failing run: the same instants for both, too.
+  const failing = makeHooks();
+  const instants: number[][] = [];
+  for (const name of ["a", "b"]) {
+    failing.run.observe(name, {
+      start: (_c, times) => {
+        const mine = [times.startedAt];
+        instants.push(mine);
+        return { succeeded: () => undefined, failed: (_e, t) => void mine.push(t.endedAt) };
+      },
+    });
+  }
+  await failing.run.call(call(), () => Promise.reject(new Error("no"))).catch(() => undefined);
+  assert.equal(instants[0], instants[1]);
+  assert.is(instants[0]!.length, 2);
 });
 
 test.run();
