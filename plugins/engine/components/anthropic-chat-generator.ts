@@ -19,7 +19,7 @@ const loadSdk = () => {
 };
 import * as v from "valibot";
 import { traceHeaders } from "svc/plugin";
-import { Component, selectStreamingCallback, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { Component, selectStreamingCallback, warnerOf, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
@@ -137,7 +137,7 @@ export class AnthropicChatGenerator extends Component<v.InferOutput<typeof Init>
   async run(inputs: { messages: ChatMessage[] | string; streaming_callback?: unknown; generation_kwargs?: Record<string, unknown> | null; tools?: unknown[] | null }, ctx: ComponentContext): Promise<{ replies: ChatMessage[] }> {
     const p = this.initParameters;
     const messages = typeof inputs.messages === "string" ? [ChatMessage.fromUser(inputs.messages)] : inputs.messages;
-    const warn = (m: string) => (ctx.log ? ctx.log.warn(m) : console.warn(m));
+    const warn = warnerOf(ctx);
     let kwargs = resolveGenerationKwargs({ ...p.generation_kwargs, ...inputs.generation_kwargs });
     const disallowed = Object.keys(kwargs).filter((k) => !ALLOWED_PARAMS.includes(k));
     if (disallowed.length) warn(`Model parameters ${JSON.stringify(disallowed)} are not allowed and will be ignored. Allowed parameters are ${JSON.stringify(ALLOWED_PARAMS)}.`);

@@ -50,9 +50,10 @@ export class JSONConverter extends SourcesConverter<v.InferOutput<typeof Init>> 
   }
 
   async run(inputs: { sources: Source[]; meta?: MetaInput }, ctx?: ComponentContext) {
+    const warn = warnerOf(ctx);
     const documents: Document[] = [];
     for await (const { stream, meta: given } of readSources(inputs.sources, inputs.meta, ctx)) {
-      for (const [text, found] of await this.contentAndMeta(stream.data, String(stream.meta.file_path || "unknown"), warnerOf(ctx))) {
+      for (const [text, found] of await this.contentAndMeta(stream.data, String(stream.meta.file_path || "unknown"), warn)) {
         documents.push(new Document({ content: text, meta: documentMeta(stream, { ...given, ...found }, this.initParameters.store_full_path) }));
       }
     }

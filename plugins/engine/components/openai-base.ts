@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import type OpenAI from "openai";
 import { traceHeaders } from "svc/plugin";
-import { Component, type ComponentContext } from "../component.js";
+import { Component, warnerOf, type ComponentContext } from "../component.js";
 import type { ChatMessage } from "../dataclasses/chat-message.js";
 import { Secret, secretParameter } from "../dataclasses/secret.js";
 import { ValueError } from "../pipeline/errors.js";
@@ -214,7 +214,7 @@ export abstract class OpenAIBase<P extends OpenAIBaseParams = OpenAIBaseParams> 
   protected async chat(request: ChatRequest, ctx: ComponentContext, callback?: StreamingCallback): Promise<ChatMessage[]> {
     this.checkApiKey(ctx);
     const { client } = await this.connect();
-    const warn = (message: string) => (ctx.log ? ctx.log.warn(message) : console.warn(message));
+    const warn = warnerOf(ctx);
     // Haystack always sends `n` (1 unless generation kwargs say otherwise).
     const body = { ...request, model: this.initParameters.model, n: request.n ?? 1 };
     if (callback && typeof body.n === "number" && body.n > 1) throw new ValueError("Cannot stream multiple responses, please set n=1.");

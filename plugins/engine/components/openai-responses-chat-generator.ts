@@ -7,7 +7,7 @@
  * messages are the OpenAIChatGenerator's.
  */
 import * as v from "valibot";
-import { selectStreamingCallback, socket, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
+import { selectStreamingCallback, socket, warnerOf, type ComponentContext, type InputSocketSpec, type OutputSocketSpec } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { chatGeneratorInputs, chatGeneratorOutputs } from "./chat-generator-sockets.js";
 import type { StreamingChunk } from "../dataclasses/streaming-chunk.js";
@@ -90,7 +90,7 @@ export class OpenAIResponsesChatGenerator extends OpenAIBase<v.InferOutput<typeo
     const p = this.initParameters;
     const messages = typeof inputs.messages === "string" ? [ChatMessage.fromUser(inputs.messages)] : (inputs.messages ?? []);
     if (!messages.length) return { replies: [] };
-    const warn = (m: string) => (ctx.log ? ctx.log.warn(m) : console.warn(m));
+    const warn = warnerOf(ctx);
     const kwargs = resolveResponsesKwargs({ ...p.generation_kwargs, ...inputs.generation_kwargs });
     const tools = this.tools(inputs.tools?.length ? inputs.tools : (p.tools as ToolsType | Record<string, unknown>[] | null | undefined), inputs.tools_strict ?? p.tools_strict);
     const body = { model: p.model, input: messages.flatMap(toResponsesInput), ...(tools ? { tools } : {}), ...kwargs };

@@ -6,7 +6,7 @@
  * is logged and leaves only the original query.
  */
 import * as v from "valibot";
-import { Component, output, socket, type ComponentContext } from "../component.js";
+import { Component, output, socket, warnerOf, type ComponentContext } from "../component.js";
 import { ChatMessage } from "../dataclasses/chat-message.js";
 import { compileTemplate } from "../jinja.js";
 import { componentParameter, runNested } from "./nested-component.js";
@@ -161,7 +161,7 @@ export class QueryExpander extends Component<v.InferOutput<typeof Init>> {
 
   async run(inputs: { query: string; n_expansions?: number | null }, ctx: ComponentContext): Promise<{ queries: string[] }> {
     const { query } = inputs;
-    const warn = (m: string) => (ctx.log ? ctx.log.warn(m) : console.warn(m));
+    const warn = warnerOf(ctx);
     const original = this.initParameters.include_original_query ? [query] : [];
     if (!query.trim()) {
       warn("Empty query provided to QueryExpander");
