@@ -68,8 +68,9 @@ export function newExecutionKey(now = Date.now()): IdKey {
 
 /** How often the epoch offset of the monotonic clock is read again. */
 const RESYNC_MS = 1000;
-let offset = Date.now() - performance.now();
-let syncedAt = performance.now();
+let offset = 0;
+/** When the offset was last read; the first call reads it. */
+let syncedAt = -Infinity;
 
 /**
  * Epoch milliseconds (as `Date.now()` gives them) for a `performance.now()` reading: a run's start
