@@ -17,6 +17,7 @@ import { RequestContext, contextOf } from "./context.js";
 import { Cors } from "./cors.js";
 import { crossSiteGuard, rebindingGuard } from "./guard.js";
 import { randomUuid } from "../ids.js";
+import { LiveList } from "./live-list.js";
 import { Router, routePattern } from "./router.js";
 import { sendError } from "./send.js";
 
@@ -72,7 +73,7 @@ export class HttpApp {
   /** Paths with middleware mounted (`use`), such as static files. */
   readonly mounts: string[] = [];
   /** Live requests, for draining on shutdown. */
-  readonly inflight = new Set<RequestContext>();
+  readonly inflight = new LiveList<RequestContext>();
   private closing = false;
   private idle?: () => void;
   private readonly router: Router;

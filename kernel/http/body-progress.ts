@@ -7,31 +7,40 @@
  * giving up at the second check without progress let a 30 s time-out fire after up to 60 s).
  */
 import type { IncomingMessage } from "node:http";
+import { LiveList, type LiveLinks } from "./live-list.js";
 
-interface Watched {
-  readonly req: IncomingMessage;
-  readonly onStall: () => void;
+class Watched implements LiveLinks<Watched> {
+  livePrev: Watched | undefined = undefined;
+  liveNext: Watched | undefined = undefined;
+  listed = false;
   /** Socket bytes read when progress was last seen. */
   seen: number;
   /** When progress was last seen (performance.now()). */
-  at: number;
+  at = performance.now();
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly onStall: () => void,
+  ) {
+    this.seen = req.socket?.bytesRead ?? 0;
+  }
 }
 
 /** Checks per time-out: the resolution of the stall time. */
 const TICKS = 10;
 
 class ProgressSweep {
-  private readonly watched = new Set<Watched>();
+  private readonly watched = new LiveList<Watched>();
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly idleMs: number) {}
 
   add(req: IncomingMessage, onStall: () => void): () => void {
-    const entry: Watched = { req, onStall, seen: req.socket?.bytesRead ?? 0, at: performance.now() };
+    const entry = new Watched(req, onStall);
     this.watched.add(entry);
     // Unref'd: a pending check never keeps the process alive.
     this.timer ??= setInterval(() => this.check(), this.idleMs / TICKS).unref();
-    return () => this.watched.delete(entry);
+    return () => void this.watched.delete(entry);
   }
 
   private check(): void {

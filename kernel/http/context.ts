@@ -10,6 +10,7 @@ import type { Logger } from "../logger.js";
 import { parseOr400 } from "../validation.js";
 import { parseJson, readBody } from "./body.js";
 import { parseBoundedJson } from "./json-bounds.js";
+import type { LiveLinks } from "./live-list.js";
 import { readMultipart, type MultipartForm } from "./multipart.js";
 import { requestState, type RequestState } from "./request-state.js";
 import { sendJson } from "./send.js";
@@ -36,7 +37,11 @@ const ABORT_MESSAGES: Record<AbortCause, string> = { client: "client disconnecte
 /** What a stream cut by shutdown tells its client in its final error event. */
 export const SHUTDOWN_MESSAGE = "The server is shutting down: the answer was cut short.";
 
-export class RequestContext {
+export class RequestContext implements LiveLinks<RequestContext> {
+  /** Links in the app's live requests. */
+  livePrev: RequestContext | undefined = undefined;
+  liveNext: RequestContext | undefined = undefined;
+  listed = false;
   readonly state: RequestState;
   readonly startedAt = performance.now();
   /** Set for routes marked `lasting`: shutdown aborts the request instead of waiting for it. */
