@@ -4,9 +4,11 @@
  * system call every few hundred ids. Measured on Node 20: `randomBytes(16).toString("hex")` costs
  * ~15 µs (a system call each), `crypto.randomUUID()` ~0.9 µs, a slice of this pool ~0.6 µs.
  *
- * The ids are flat strings (`randomHex`'s: slices of one hex text, see `poolHex`): `crypto.randomUUID()` returns a tree of some twenty
- * concatenated pieces, and an id outlives its request (the trace buffer and the execution index
- * keep it), so the garbage collector would copy each piece, twice, for every request. Secrets (API
+ * The ids are flat strings, each written out as its own text: `crypto.randomUUID()` returns a tree
+ * of some twenty concatenated pieces, and an id outlives its request (the trace buffer and the
+ * execution index keep it), so the garbage collector would copy each piece, twice, for every
+ * request. (Slicing ids out of the whole pool written as hex at each refill kept that 8 KB text
+ * alive with any id, and over HTTP cost more than writing each id: about 1 µs per request.) Secrets (API
  * keys, the operator credential) are not ids: they come from `randomBytes` and never sit in a pool.
  */
 import { randomFillSync } from "node:crypto";
@@ -20,20 +22,12 @@ const DASH = 0x2d;
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let offset = POOL_SIZE;
 const text = Buffer.allocUnsafe(256);
-/**
- * The pool as hex, made at the first `randomHex` after a refill: one native call per refill
- * instead of one per id (a trace and a span id per run). Its ids are slices of this text, one
- * small object each; an id kept for long keeps the 8 KB text alive, which is why request ids
- * (`randomUuid`) and prefixed ids (`newId`), kept by stores, are written out as their own text.
- */
-let poolHex: string | undefined;
 
 /** The pool offset of `bytes` fresh random bytes. */
 function take(bytes: number): number {
   if (offset + bytes > POOL_SIZE) {
     randomFillSync(pool);
     offset = 0;
-    poolHex = undefined;
   }
   const at = offset;
   offset += bytes;
@@ -44,11 +38,20 @@ function checkBytes(bytes: number): void {
   if (!Number.isInteger(bytes) || bytes < 1 || bytes > MAX_BYTES) throw new RangeError(`An id takes 1 to ${MAX_BYTES} random bytes, not ${bytes}`);
 }
 
+/** Writes the pool's `bytes` bytes at `at` into `text` as hex from `n`; returns the end. */
+function writeHex(at: number, bytes: number, n: number): number {
+  for (let i = at; i < at + bytes; i++) {
+    const byte = pool[i]!;
+    text[n++] = HEX[byte >> 4]!;
+    text[n++] = HEX[byte & 15]!;
+  }
+  return n;
+}
+
 /** `bytes` random bytes as lower-case hex (`2 × bytes` digits). */
 export function randomHex(bytes: number): string {
   checkBytes(bytes);
-  const at = take(bytes);
-  return (poolHex ??= pool.toString("hex")).slice(2 * at, 2 * (at + bytes));
+  return text.toString("latin1", 0, writeHex(take(bytes), bytes, 0));
 }
 
 /** `<prefix><hex>` with `bytes` random bytes (16 → 32 hex digits), e.g. `newId("resp_")`. */
@@ -61,13 +64,7 @@ export function newId(prefix: string, bytes = 16): string {
     if (code > 0x7e) return prefix + randomHex(bytes); // not ASCII: written as text, not bytes
     text[n] = code;
   }
-  const at = take(bytes);
-  for (let i = at; i < at + bytes; i++) {
-    const byte = pool[i]!;
-    text[n++] = HEX[byte >> 4]!;
-    text[n++] = HEX[byte & 15]!;
-  }
-  return text.toString("latin1", 0, n);
+  return text.toString("latin1", 0, writeHex(take(bytes), bytes, n));
 }
 
 /** A random (version 4) UUID, as `crypto.randomUUID()` makes but a flat string. */
