@@ -6,13 +6,13 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 test("random UUIDs (request ids) are distinct version-4 UUIDs, across refills of the random pool", () => {
   const seen = new Set<string>();
-  // 1,000 ids draw 16,000 bytes: the 4 KiB pool is refilled three times.
-  for (let i = 0; i < 1000; i++) {
+  // 10,000 ids draw 160,000 bytes: the 64 KiB pool is refilled twice.
+  for (let i = 0; i < 10_000; i++) {
     const id = randomUuid();
     assert.match(id, UUID_V4);
     seen.add(id);
   }
-  assert.is(seen.size, 1000);
+  assert.is(seen.size, 10_000);
 });
 
 test("every hex digit and every variant appear (the bytes are random, not a fixed pattern)", () => {
