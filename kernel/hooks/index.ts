@@ -76,7 +76,8 @@ export interface PluginHooks {
     source(kind: string, handler: DeploySourceHandler, staging?: DeployStaging): void;
   };
   run: {
-    tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions): void;
+    /** `appliesTo` (optional): the interceptor is left out of the calls it returns false for, at no cost to them. */
+    tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions & { appliesTo?(call: RunCall): boolean }): void;
     /** A layer that only watches runs (tracing, the execution index, metrics): no promise per run. */
     observe(observer: CallObserver<RunCall, unknown>, options?: TapOptions): void;
   };

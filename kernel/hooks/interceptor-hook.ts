@@ -10,6 +10,9 @@
  * own: its end rides on the reaction the next interceptor inside, or the target, needs anyway (or
  * happens at once when they answer synchronously), so bookkeeping on every run (tracing, the
  * execution index, metrics) costs no promise turn.
+ *
+ * An interceptor tapped with `appliesTo` acts on some calls only (a limiter, on pipelines with
+ * limits): for a call it says false to, the layer is left out (no `next`, no promise reaction).
  */
 import { attribute, TapList, type Tap, type TapOptions } from "./taps.js";
 
@@ -60,7 +63,20 @@ export interface Observation<C, R> {
   failed(error: unknown, times: CallTimes): void;
 }
 
-type Layer<C, R> = Interceptor<C, R> | CallObserver<C, R>;
+/** Tap options of an interceptor: `appliesTo` false leaves the layer out of that call. */
+export interface InterceptorOptions<C> extends TapOptions {
+  appliesTo?(call: C): boolean;
+}
+
+/** An interceptor with its `appliesTo`. */
+class Guarded<C, R> {
+  constructor(
+    readonly appliesTo: (call: C) => boolean,
+    readonly intercept: Interceptor<C, R>,
+  ) {}
+}
+
+type Layer<C, R> = Interceptor<C, R> | Guarded<C, R> | CallObserver<C, R>;
 
 /** Observations still to be told, with their taps (for attribution): `[tap, observation, …]`. */
 type Pending<C, R> = (Tap<Layer<C, R>> | Observation<C, R>)[];
@@ -70,8 +86,9 @@ export class InterceptorHook<C, R> {
 
   constructor(readonly name: string) {}
 
-  tap(plugin: string, interceptor: Interceptor<C, R>, options?: TapOptions): void {
-    this.taps.add(plugin, interceptor, options);
+  tap(plugin: string, interceptor: Interceptor<C, R>, options?: InterceptorOptions<C>): void {
+    const appliesTo = options?.appliesTo;
+    this.taps.add(plugin, appliesTo ? new Guarded(appliesTo, interceptor) : interceptor, options);
   }
 
   /** Adds an observer layer, ordered among the interceptors as a tap with the same options. */
@@ -81,11 +98,25 @@ export class InterceptorHook<C, R> {
 
   /** Runs `target` inside every interceptor, outermost first. */
   call(call: C, target: (call: C) => R | Promise<R>): Promise<R> {
+    return promised(this.callOrValue(call, target));
+  }
+
+  /**
+   * As `call`, but a chain that settled at once (no interceptor in its way, only observers, and a
+   * plain value from the target) gives that value rather than a promise of it: two promises and a
+   * turn less for `kernel.invoke`, which answers it at once.
+   */
+  callOrValue(call: C, target: (call: C) => R | Promise<R>): R | Promise<R> {
     const taps = this.taps.all;
     // The common case without taps: nothing to wrap.
     if (taps.length === 0) return new ChainRun(this.name, taps, target).target(call);
     return new ChainRun(this.name, taps, target).layer(0, call);
   }
+}
+
+/** A layer's outcome as a promise (layers give a plain value when they settled at once). */
+function promised<R>(out: R | Promise<R>): Promise<R> {
+  return out instanceof Promise ? out : Promise.resolve(out);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -124,17 +155,31 @@ class ChainRun<C, R> implements CallTimes {
     return this.ended;
   }
 
-  /** `pending`: observations outside this layer that its outcome settles. */
-  layer(index: number, current: C, pending?: Pending<C, R>): Promise<R> {
+  /**
+   * `pending`: observations outside this layer that its outcome settles. A plain value (never a
+   * thenable) when the layers inside settled at once; failures are always a rejected promise.
+   */
+  layer(index: number, current: C, pending?: Pending<C, R>): R | Promise<R> {
     if (index === this.taps.length) return this.target(current, pending);
     const tap = this.taps[index]!;
-    const fn = tap.fn;
-    if (typeof fn !== "function") return this.observed(index, tap, fn, current, pending);
+    let fn = tap.fn;
+    if (typeof fn !== "function") {
+      if (!(fn instanceof Guarded)) return this.observed(index, tap, fn, current, pending);
+      let applies: boolean;
+      try {
+        applies = fn.appliesTo(current);
+      } catch (error) {
+        return this.reject(this.own(tap, error), pending);
+      }
+      // Left out: the observations outside ride on the next layer's reaction instead.
+      if (!applies) return this.layer(index + 1, current, pending);
+      fn = fn.intercept;
+    }
     let nextCalled = false;
     const next: Next<C, R> = (changes) => {
       if (nextCalled) return Promise.reject(new Error("next() called more than once"));
       nextCalled = true;
-      return this.layer(index + 1, changes === undefined ? current : merge(current, changes));
+      return promised(this.layer(index + 1, changes === undefined ? current : merge(current, changes)));
     };
     let out: R | Promise<R>;
     try {
@@ -158,7 +203,7 @@ class ChainRun<C, R> implements CallTimes {
   }
 
   /** An observer layer: starts its observation and hands it inwards, to be settled there. */
-  private observed(index: number, tap: Tap<Layer<C, R>>, observer: CallObserver<C, R>, current: C, pending: Pending<C, R> | undefined): Promise<R> {
+  private observed(index: number, tap: Tap<Layer<C, R>>, observer: CallObserver<C, R>, current: C, pending: Pending<C, R> | undefined): R | Promise<R> {
     let observation: Observation<C, R> | undefined;
     try {
       observation = observer.start(current, this);
@@ -173,8 +218,8 @@ class ChainRun<C, R> implements CallTimes {
     return this.layer(index + 1, inner, pending);
   }
 
-  /** The target's result as a promise; what it throws or rejects with passes the taps as it is. */
-  target(current: C, pending?: Pending<C, R>): Promise<R> {
+  /** The target's result (a plain value as it is); what it throws or rejects with passes the taps as it is. */
+  target(current: C, pending?: Pending<C, R>): R | Promise<R> {
     let out: R | Promise<R>;
     try {
       out = this.run(current);
@@ -196,10 +241,10 @@ class ChainRun<C, R> implements CallTimes {
     );
   }
 
-  private resolve(value: R, pending: Pending<C, R> | undefined): Promise<R> {
-    if (pending === undefined) return Promise.resolve(value);
+  private resolve(value: R, pending: Pending<C, R> | undefined): R | Promise<R> {
+    if (pending === undefined) return value;
     try {
-      return Promise.resolve(this.succeeded(value, pending));
+      return this.succeeded(value, pending);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -83,6 +83,8 @@ export class HttpApp {
   private readonly guard: (req: IncomingMessage) => string | undefined;
   private readonly onError: (err: unknown, req: Request, res: ServerResponse) => void;
   private readonly crossSite: (req: IncomingMessage) => string | undefined;
+  /** Whether each answered request is logged (at DEBUG): a logger's level never changes. */
+  private readonly logsRequests: boolean;
 
   constructor(private readonly options: HttpAppOptions) {
     const { settings, log } = options;
@@ -90,6 +92,7 @@ export class HttpApp {
     this.cors = new Cors(settings.corsAllowOrigins);
     this.guard = rebindingGuard(settings.host, settings.allowedHosts, (origin) => this.cors.allows(origin));
     this.crossSite = crossSiteGuard((origin) => this.cors.allows(origin));
+    this.logsRequests = log.enabled("DEBUG");
     this.onError = (err, req, res) => {
       // A client that left mid-request is a normal event: nothing to answer, nothing to alarm.
       if (req.socket?.destroyed) return log.debug(`${req.method} ${req.url}: the client left: ${(err as Error)?.message}`);
@@ -217,7 +220,7 @@ export class HttpApp {
       const durationMs = performance.now() - c.startedAt;
       answered.notify({ method: req.method, route: c.route, status: res.statusCode, durationMs, aborted: c.aborted });
     }
-    if (log.enabled("DEBUG")) {
+    if (this.logsRequests) {
       log.debug(`${req.method} ${req.originalUrl ?? req.url} ${res.statusCode}`, {
         ms: Math.round((performance.now() - c.startedAt) * 10) / 10,
         request: c.id,

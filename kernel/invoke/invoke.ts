@@ -110,7 +110,7 @@ export class Invoker {
     // (the run then settles later, when the stream ends), else with the run's value or failure.
     return new Promise<Invocation>((deliver, fail) => {
       let streaming = false;
-      const chain = this.hooks.run.call(call, (inner) => {
+      const chain = this.hooks.run.callOrValue(call, (inner) => {
         const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
         const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
         const settled = (result: unknown) => {
@@ -128,16 +128,16 @@ export class Invoker {
         // A wrapper that answers with a plain value (no promise) is classified at once: one promise turn less.
         return isPromiseLike(returned) ? Promise.resolve(returned).then(settled) : settled(returned);
       });
-      chain.then(
-        // A value (the wrapper's, or an interceptor's answering in its place, which may itself
-        // stream); after a stream was handed over, the run's own end is the interceptors' business.
-        (value) => {
-          if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(this.hooks.result, value, call, request.events), this.hooks.stream));
-        },
-        (error: unknown) => {
-          if (!streaming) fail(pipelineFailure(error));
-        },
-      );
+      // A value (the wrapper's, or an interceptor's answering in its place, which may itself
+      // stream); after a stream was handed over, the run's own end is the interceptors' business.
+      const answered = (value: unknown) => {
+        if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(this.hooks.result, value, call, request.events), this.hooks.stream));
+      };
+      // A run that settled at once (only observers in its way) is answered at once.
+      if (!(chain instanceof Promise)) return answered(chain);
+      chain.then(answered, (error: unknown) => {
+        if (!streaming) fail(pipelineFailure(error));
+      });
     });
   }
 }

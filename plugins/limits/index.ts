@@ -29,7 +29,8 @@ export default function limitsPlugin(): KernelPlugin {
       });
       // Outside the other interceptors (after tracing): a refused call never becomes a run record,
       // and a queued call's wait is inside its trace.
-      kernel.hooks.run.tap(limiter.interceptor, { order: "pre" });
+      // Left out of the runs of pipelines without limits: no layer, no promise for them.
+      kernel.hooks.run.tap(limiter.interceptor, { order: "pre", appliesTo: (call) => limiter.applies(call) });
       kernel.hooks.deploy.undeployed.tap((name) => limiter.forget(name));
       kernel.provide(RUN_LIMITS, {
         *pipelines() {

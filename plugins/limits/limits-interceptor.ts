@@ -50,6 +50,11 @@ export class RunLimiter {
     return admitted ? admitted.then(run) : run();
   };
 
+  /** Whether `call`'s pipeline has a limit (its own or a default). */
+  applies(call: RunCall): boolean {
+    return this.limitsOf(this.registry.get(call.pipeline)) !== undefined;
+  }
+
   private limitsOf(pipeline: DeployedPipeline | undefined): RunLimits | undefined {
     const maxConcurrency = pipeline?.limits?.maxConcurrency ?? (this.defaults.maxConcurrency || undefined);
     const timeoutSeconds = pipeline?.limits?.timeoutSeconds ?? (this.defaults.timeoutSeconds || undefined);

@@ -165,6 +165,32 @@ test("an interceptor that throws is attributed; an HttpError passes unchanged", 
   }
 });
 
+test("an interceptor tapped with appliesTo runs only for the calls it applies to; a throwing appliesTo is attributed", async () => {
+  const { hooks } = makeHooks();
+  const order: string[] = [];
+  hooks.run.tap("outer", async (c, next) => (order.push("outer"), next()));
+  hooks.run.tap("limits", async (c, next) => (order.push(`limits ${c.pipeline}`), next()), { appliesTo: (c) => c.pipeline === "limited" });
+  hooks.run.tap("inner", async (c, next) => (order.push("inner"), next()));
+  assert.is(await hooks.run.call(call(), async () => 1), 1);
+  assert.equal(order, ["outer", "inner"], "left out");
+  order.length = 0;
+  assert.is(await hooks.run.call(call({ pipeline: "limited" }), async () => 2), 2);
+  assert.equal(order, ["outer", "limits limited", "inner"], "in its place");
+
+  const { hooks: h2 } = makeHooks();
+  h2.run.tap("limits", async (c, next) => next(), {
+    appliesTo: () => {
+      throw new Error("no registry");
+    },
+  });
+  try {
+    await h2.run.call(call(), async () => 1);
+    assert.unreachable();
+  } catch (error) {
+    assert.match((error as Error).message, "Hook 'run' tapped by plugin 'limits' failed: no registry");
+  }
+});
+
 test("errors of the target pass through interceptors unwrapped", async () => {
   const { hooks } = makeHooks();
   const seen: unknown[] = [];

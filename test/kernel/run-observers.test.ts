@@ -138,6 +138,21 @@ test("observers cost no promise: as many as a call without taps", async () => {
 });
 
 
+test("a run with only observers (and interceptors left out by appliesTo) in its way settles at once, with no promise", () => {
+  const hooks = makeHooks();
+  const seen: string[] = [];
+  hooks.run.observe("a", watcher(seen, "a"));
+  hooks.run.tap("limits", () => Promise.reject(new Error("never called")), { appliesTo: (c) => c.pipeline === "limited" });
+  hooks.run.observe("b", watcher(seen, "b"));
+  let promises = 0;
+  const hook = createHook({ init: (_id, type) => void (type === "PROMISE" && promises++) }).enable();
+  const out = hooks.run.callOrValue(call(), () => 5);
+  hook.disable();
+  assert.is(out, 5, "the value itself");
+  assert.is(promises, 0);
+  assert.equal(seen, [">a", ">b", "<b:5", "<a:5"], "the observers were told before it returned");
+});
+
 test("every observer of a run is told the same start and end instants, read once for all", async () => {
   const hooks = makeHooks();
   const seen: Record<string, number[]> = {};
