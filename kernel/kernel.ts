@@ -283,6 +283,7 @@ export class Kernel {
       route: (method, path, handler, options) => this.http.route(method, path, handler, options),
       use: (path, ...middleware) => this.http.use(path, ...middleware),
       invoke: (request) => this.invoker.invoke(request),
+      invokeOrValue: (request) => this.invoker.invokeOrValue(request),
       pipelineFor: (name, method) => this.invoker.pipeline(name, method),
       authorize: (request) => this.authorize(request),
     };

@@ -89,6 +89,11 @@ export interface PluginApi<S extends SettingFields = {}> {
    * mapping, and the result to encode — a value, a file, or a stream read through the `stream` hook.
    */
   invoke(request: InvokeRequest): Promise<Invocation>;
+  /**
+   * As `invoke`, but an invocation ready at once (a run that settled synchronously, with only
+   * observers in its way) comes as it is, not as a promise: for a transport's hot path.
+   */
+  invokeOrValue(request: InvokeRequest): Invocation | Promise<Invocation>;
   /** The deployed pipeline that serves `method`, or the 404/501 to answer (for transports that read its input schema first). */
   pipelineFor(name: string, method: PipelineMethod): DeployedPipeline;
   authorize(request: AccessRequest): Promise<AccessDecision>;

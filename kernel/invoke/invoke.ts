@@ -96,6 +96,15 @@ export class Invoker {
   }
 
   invoke(request: InvokeRequest): Promise<Invocation> {
+    const out = this.invokeOrValue(request);
+    return out instanceof Promise ? out : Promise.resolve(out);
+  }
+
+  /**
+   * As `invoke`, but an invocation ready at once (a run that settled synchronously with only
+   * observers in its way, or a stream handed over synchronously) is returned as it is: no promise.
+   */
+  invokeOrValue(request: InvokeRequest): Invocation | Promise<Invocation> {
     let pipeline: DeployedPipeline;
     let call: RunCall;
     try {
@@ -106,39 +115,44 @@ export class Invoker {
     }
     const method = (pipeline.wrapper as Record<string, (...args: unknown[]) => unknown>)[request.method]!;
     const log = request.request ? () => request.request!.log : this.log;
-    // One promise settles the invocation: with the stream as soon as the wrapper handed one over
-    // (the run then settles later, when the stream ends), else with the run's value or failure.
-    return new Promise<Invocation>((deliver, fail) => {
-      let streaming = false;
-      const chain = this.hooks.run.callOrValue(call, (inner) => {
-        const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
-        const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
-        const settled = (result: unknown) => {
-          const source = sourceOf(this.hooks.result, result, inner, request.events);
-          if (!source) return result;
-          streaming = true;
-          return new Promise<unknown>((resolve, reject) => {
-            const settle = (end: StreamEnd) => {
-              if (end.kind === "error") reject(end.error);
-              else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
-            };
-            deliver(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
-          });
-        };
-        // A wrapper that answers with a plain value (no promise) is classified at once: one promise turn less.
-        return isPromiseLike(returned) ? Promise.resolve(returned).then(settled) : settled(returned);
-      });
-      // A value (the wrapper's, or an interceptor's answering in its place, which may itself
-      // stream); after a stream was handed over, the run's own end is the interceptors' business.
-      const answered = (value: unknown) => {
-        if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(this.hooks.result, value, call, request.events), this.hooks.stream));
+    // The invocation settles once: with the stream as soon as the wrapper handed one over (the run
+    // then settles later, when the stream ends), else with the run's value or failure. Handed over
+    // before this returns, it is returned; later, it settles the promise returned instead.
+    let ready: Invocation | undefined;
+    let waiting: { deliver(invocation: Invocation): void; fail(error: unknown): void } | undefined;
+    const deliver = (invocation: Invocation) => (waiting ? waiting.deliver(invocation) : void (ready = invocation));
+    let streaming = false;
+    const chain = this.hooks.run.callOrValue(call, (inner) => {
+      const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
+      const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
+      const settled = (result: unknown) => {
+        const source = sourceOf(this.hooks.result, result, inner, request.events);
+        if (!source) return result;
+        streaming = true;
+        return new Promise<unknown>((resolve, reject) => {
+          const settle = (end: StreamEnd) => {
+            if (end.kind === "error") reject(end.error);
+            else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
+          };
+          deliver(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
+        });
       };
-      // A run that settled at once (only observers in its way) is answered at once.
-      if (!(chain instanceof Promise)) return answered(chain);
-      chain.then(answered, (error: unknown) => {
-        if (!streaming) fail(pipelineFailure(error));
-      });
+      // A wrapper that answers with a plain value (no promise) is classified at once: one promise turn less.
+      return isPromiseLike(returned) ? Promise.resolve(returned).then(settled) : settled(returned);
     });
+    // A value (the wrapper's, or an interceptor's answering in its place, which may itself
+    // stream); after a stream was handed over, the run's own end is the interceptors' business.
+    const answered = (value: unknown) => {
+      if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(this.hooks.result, value, call, request.events), this.hooks.stream));
+    };
+    if (!(chain instanceof Promise)) answered(chain);
+    else {
+      // A promise's reactions run later, so `waiting` is set by then whenever `ready` is not.
+      chain.then(answered, (error: unknown) => {
+        if (!streaming) waiting!.fail(pipelineFailure(error));
+      });
+    }
+    return ready ?? new Promise<Invocation>((resolve, reject) => void (waiting = { deliver: resolve, fail: reject }));
   }
 }
 

@@ -3,7 +3,7 @@
  * the pipeline is invoked through the kernel (transport `rest`) and its result answered as JSON,
  * a stream or a file (respond.ts).
  */
-import { definePlugin, type KernelPlugin } from "svc/plugin";
+import { definePlugin, type Invocation, type KernelPlugin, type RequestContext } from "svc/plugin";
 import { readRunInput } from "./input.js";
 import { respond } from "./respond.js";
 
@@ -15,19 +15,22 @@ export default function runApiPlugin(): KernelPlugin {
         "POST",
         "/:name/run",
         // Promise steps rather than an async function, nested rather than chained: the body's
-        // promise follows the invocation's, one promise per step less than a chain.
+        // promise follows the invocation's, and a run that settled at once is answered at once.
         (c) => {
           const pipeline = kernel.pipelineFor(c.params.name!, "runApi");
-          return readRunInput(c, pipeline, ({ input, files }) =>
-            kernel.invoke({ pipeline, method: "runApi", transport: "rest", input, files, request: c }).then((invocation) => {
-              // A value or a file is answered at once; a stream is read to its end, then closed.
-              const streaming = respond(c, invocation);
-              return streaming ? streaming.finally(() => invocation.close()) : undefined;
-            }),
-          );
+          return readRunInput(c, pipeline, ({ input, files }) => {
+            const invocation = kernel.invokeOrValue({ pipeline, method: "runApi", transport: "rest", input, files, request: c });
+            return invocation instanceof Promise ? invocation.then((ready) => answer(c, ready)) : answer(c, invocation);
+          });
         },
         { scope: "run", docs: false },
       );
     },
   });
+}
+
+/** A value or a file is answered at once; a stream is read to its end, then closed. */
+function answer(c: RequestContext, invocation: Invocation): Promise<void> | undefined {
+  const streaming = respond(c, invocation);
+  return streaming ? streaming.finally(() => invocation.close()) : undefined;
 }
