@@ -21,7 +21,7 @@ import { BailHook } from "./bail-hook.js";
 import type { IncomingHttpHeaders } from "node:http";
 import { DeployHook, type DeploySourceHandler } from "./deploy-hook.js";
 import type { DeployStaging } from "../deploy/source-staging.js";
-import { InterceptorHook, type CallObserver, type Interceptor } from "./interceptor-hook.js";
+import { InterceptorHook, type CallObserver, type Interceptor, type InterceptorOptions } from "./interceptor-hook.js";
 import { ObserverHook, type AnsweredRequest } from "./observer-hook.js";
 import { WaterfallHook, type StreamTap } from "./waterfall-hook.js";
 import { FanOutHook } from "./fan-out-hook.js";
@@ -77,7 +77,7 @@ export interface PluginHooks {
   };
   run: {
     /** `appliesTo` (optional): the interceptor is left out of the calls it returns false for, at no cost to them. */
-    tap(interceptor: Interceptor<RunCall, unknown>, options?: TapOptions & { appliesTo?(call: RunCall): boolean }): void;
+    tap(interceptor: Interceptor<RunCall, unknown>, options?: InterceptorOptions<RunCall>): void;
     /** A layer that only watches runs (tracing, the execution index, metrics): no promise per run. */
     observe(observer: CallObserver<RunCall, unknown>, options?: TapOptions): void;
   };

@@ -115,7 +115,7 @@ export class InterceptorHook<C, R> {
 }
 
 /** A layer's outcome as a promise (layers give a plain value when they settled at once). */
-function promised<R>(out: R | Promise<R>): Promise<R> {
+export function promised<R>(out: R | Promise<R>): Promise<R> {
   return out instanceof Promise ? out : Promise.resolve(out);
 }
 

@@ -12,6 +12,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { deployErrors } from "../deploy/deploy-errors.js";
 import { HttpError, messageOf } from "../errors.js";
 import type { KernelHooks, RunCall } from "../hooks/index.js";
+import { promised } from "../hooks/interceptor-hook.js";
 import type { StreamStats } from "../hooks/waterfall-hook.js";
 import type { Span } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
@@ -96,8 +97,7 @@ export class Invoker {
   }
 
   invoke(request: InvokeRequest): Promise<Invocation> {
-    const out = this.invokeOrValue(request);
-    return out instanceof Promise ? out : Promise.resolve(out);
+    return promised(this.invokeOrValue(request));
   }
 
   /**
