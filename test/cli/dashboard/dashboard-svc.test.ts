@@ -164,7 +164,7 @@ test("401 without the credential, 403 with a wrong SERVICE_DASHBOARD_TOKEN, then
     const elsewhere = join(s.root, "other-cache");
     const missing = await dashboard(["--url", s.svc.url], { XDG_CACHE_HOME: elsewhere });
     resources.push(missing);
-    let screen = await missing.waitFor(/401/);
+    let screen = await missing.waitFor(/401 {2}Not authorized[\s\S]*Retrying every/);
     assert.match(screen, /401 {2}Not authorized: GET \/traces at http:\/\/127\.0\.0\.1:\d+ needs an operator credential\./);
     assert.match(screen.replace(/\n\s*/g, " "), new RegExp(`No credential found in ${elsewhere.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/svc/dashboard-token`));
     await missing.keys("q");
@@ -173,7 +173,7 @@ test("401 without the credential, 403 with a wrong SERVICE_DASHBOARD_TOKEN, then
     // SERVICE_HOST/SERVICE_PORT pick the server when --url is not given; the explicit token wins over the file.
     const wrong = await dashboard([], { XDG_CACHE_HOME: s.cache, SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(s.svc.port), SERVICE_DASHBOARD_TOKEN: "not-the-token" });
     resources.push(wrong);
-    screen = await wrong.waitFor(/403/);
+    screen = await wrong.waitFor(/403 {2}Forbidden[\s\S]*Retrying every/);
     assert.match(screen, new RegExp(`403 {2}Forbidden: http://127\\.0\\.0\\.1:${s.svc.port} refused the operator credential\\.`));
     assert.match(screen, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN\./);
     await wrong.keys("q");
@@ -226,7 +226,7 @@ test("the credential file goes only to the literal loopback hosts, not to a name
     resources.push(literal);
     const control = await dashboard(["--url", `http://127.0.0.1:${literal.port}`], { XDG_CACHE_HOME: cache });
     resources.push(control);
-    await control.waitFor(/401/);
+    await control.waitFor(/401 {2}Not authorized[\s\S]*Retrying every/);
     assert.is(literal.auth[0], `Bearer ${token}`);
     await control.keys("q");
     await control.waitFor(/\[exited 0\]/);
@@ -240,7 +240,7 @@ test("the credential file goes only to the literal loopback hosts, not to a name
       resources.push(server);
       const tty = await dashboard(["--url", `http://${name}:${server.port}`], { XDG_CACHE_HOME: cache });
       resources.push(tty);
-      const screen = await tty.waitFor(/401/);
+      const screen = await tty.waitFor(/401 {2}Not authorized[\s\S]*Retrying every/);
       assert.match(screen.replace(/\n\s*/g, " "), /read only for the hosts localhost, 127\.0\.0\.1 and ::1, never sent elsewhere/);
       while (server.auth.length < 3) await sleep(50);
       assert.equal(server.auth, server.auth.map(() => undefined), `no Authorization header to ${name}`);

@@ -214,7 +214,7 @@ test("401 and 403 screens: no credential, then a wrong one; the right one shows 
   const api = await fakeTraceApi({ token: "s3cret" });
   const missing = await dashboard(api.url);
   await using([api, missing], async () => {
-    const screen = await missing.waitFor(/401/);
+    const screen = await missing.waitFor(/401 {2}Not authorized[\s\S]*Retrying every/);
     assert.match(screen, /401 {2}Not authorized: GET \/traces at http:\/\/127\.0\.0\.1:\d+ needs an operator credential/);
     assert.match(screen, /Server said: missing operator credential/);
     assert.match(screen, /Retrying every 0\.2s/);
@@ -225,7 +225,7 @@ test("401 and 403 screens: no credential, then a wrong one; the right one shows 
 
     const wrong = await dashboard(api.url, { SERVICE_DASHBOARD_TOKEN: "guess" });
     await using([wrong], async () => {
-      const s = await wrong.waitFor(/403/);
+      const s = await wrong.waitFor(/403 {2}Forbidden[\s\S]*Retrying every/);
       assert.match(s, /403 {2}Forbidden: http:\/\/127\.0\.0\.1:\d+ refused the operator credential/);
       assert.match(s, /SERVICE_DASHBOARD_TOKEN does not match the server's SERVICE_OPERATOR_TOKEN/);
     });
