@@ -15,7 +15,7 @@ import YAML from "yaml";
 import { addKey } from "../cli/auth.js";
 import { checkKeys } from "../plugins/auth/index.js";
 import { repoRoot, startSvc, type RunningSvc } from "./helpers/cli.js";
-import { nginxSkipReason, startNginx, unprivileged } from "./helpers/nginx.js";
+import { nginxSkipReason, startNginx, stopNginx, unprivileged } from "./helpers/nginx.js";
 import { tempDir } from "./helpers/pipelines.js";
 import { freePort } from "./helpers/redis.js";
 
@@ -154,7 +154,7 @@ test(skip ? `skipped: ${skip}` : "the config behind the nginx block: TLS, keys, 
     assert.is(count("openai"), 2, "the two chats that were let in");
     assert.is(count("rest"), 1);
   } finally {
-    nginx?.kill("SIGKILL");
+    await stopNginx(nginx);
     await svc?.stop();
   }
 });

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../helpers/cli.js";
 import { answerOf, deployTo, post, startInstance, stopAll, taggedWrapper, type Instance } from "../helpers/cluster.js";
-import { nginxSkipReason, startNginx, unprivileged } from "../helpers/nginx.js";
+import { nginxSkipReason, startNginx, stopNginx, unprivileged } from "../helpers/nginx.js";
 import { tempDir } from "../helpers/pipelines.js";
 import { freePort, redisSkipReason, startRedis } from "../helpers/redis.js";
 
@@ -56,7 +56,7 @@ test(skip ? `skipped: ${skip}` : "three instances behind nginx: deploys through 
     assert.is((await post(`${lb}/undeploy/greet`, {})).status, 200);
     await servedEverywhere("#404");
   } finally {
-    nginx?.kill("SIGKILL");
+    await stopNginx(nginx);
     await stopAll(...instances);
     await redis.stop();
   }

@@ -21,13 +21,44 @@ export function unprivileged(config: string, dir: string): string {
 export async function startNginx(config: string, dir: string, ready: () => Promise<boolean>): Promise<ChildProcess> {
   const file = join(dir, "nginx.conf");
   writeFileSync(file, config);
-  const nginx = spawn(NGINX, ["-p", dir, "-e", join(dir, "error.log"), "-c", file, "-g", "daemon off;"], { stdio: "ignore" });
+  // Its own process group, so that stopping it takes its workers too (a SIGKILL to the master alone
+  // leaves them running, orphaned).
+  const nginx = spawn(NGINX, ["-p", dir, "-e", join(dir, "error.log"), "-c", file, "-g", "daemon off;"], { stdio: "ignore", detached: true });
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${readFileSync(join(dir, "error.log"), "utf8")}`);
+    if (nginx.exitCode !== null) {
+      await stopNginx(nginx);
+      throw new Error(`nginx exited: ${readFileSync(join(dir, "error.log"), "utf8")}`);
+    }
     if (await ready().catch(() => false)) return nginx;
     await sleep(100);
   }
-  nginx.kill("SIGKILL");
+  await stopNginx(nginx);
   throw new Error("nginx did not start");
+}
+
+/** Stops nginx and its workers: a fast shutdown (SIGTERM to the group), then SIGKILL if it lingers. */
+export async function stopNginx(nginx: ChildProcess | undefined): Promise<void> {
+  if (!nginx?.pid) return;
+  const group = -nginx.pid;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(group, name);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  signal("SIGTERM");
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && groupAlive(group)) await sleep(50);
+  signal("SIGKILL");
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(group, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
