@@ -11,7 +11,8 @@ import type { Logger } from "../logger.js";
 import type { RunContext } from "./base-pipeline-wrapper.js";
 import type { UploadedFile } from "./uploaded-file.js";
 
-const COPIED: ReadonlySet<string> = new Set(["pipeline", "method", "transport", "input", "span"]);
+/** The fields `withChanges` copies as they are (compared as names: cheaper than a set lookup per run). */
+const copied = (key: string) => key === "span" || key === "input" || key === "pipeline" || key === "method" || key === "transport";
 
 /** A call made for an HTTP request: its signal is the request's. */
 export class RequestRunCall implements RunCall {
@@ -45,7 +46,7 @@ export class RequestRunCall implements RunCall {
   withChanges(changes: Partial<RunCall>): RequestRunCall {
     for (const key in changes) {
       // A change to a getter (signal, requestId) needs the general merge.
-      if (!COPIED.has(key)) {
+      if (!copied(key)) {
         const copy = Object.assign(Object.create(RequestRunCall.prototype) as RequestRunCall, this);
         for (const k of Object.keys(changes)) Object.defineProperty(copy, k, { value: changes[k as keyof RunCall], enumerable: true, writable: true, configurable: true });
         return copy;

@@ -58,7 +58,7 @@ export class MemoryExecutionIndex implements ExecutionIndex {
       if (at < this.size && this.columns.compareId(this.slot(at), key) === 0) return this.columns.write(this.slot(at), record, key, now, times);
       this.insert(at, record, key, now, times);
     }
-    this.trim();
+    this.trim(now);
   }
 
   /** `recordFinish` done at once. */
@@ -98,8 +98,9 @@ export class MemoryExecutionIndex implements ExecutionIndex {
     return s >= this.columns.capacity ? s - this.columns.capacity : s;
   }
 
-  private expired(i: number): boolean {
-    return this.now() - this.columns.writtenAt[this.slot(i)]! > this.retention.retentionMs;
+  /** `now`: the clock as read already by the caller (one read per write). */
+  private expired(i: number, now: number = this.now()): boolean {
+    return now - this.columns.writtenAt[this.slot(i)]! > this.retention.retentionMs;
   }
 
   /** Room for one more record: the ring grows up to the cap, then the oldest record goes. */
@@ -133,8 +134,8 @@ export class MemoryExecutionIndex implements ExecutionIndex {
   }
 
   /** Drops from the oldest end: beyond the cap, or expired (checked on the oldest only: cheap). */
-  private trim(): void {
-    while (this.size > this.retention.maxRecords || (this.size > 0 && this.expired(0))) this.dropOldest();
+  private trim(now: number): void {
+    while (this.size > this.retention.maxRecords || (this.size > 0 && this.expired(0, now))) this.dropOldest();
   }
 
   /** The position of the record with this id, or -1. */
