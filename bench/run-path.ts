@@ -1,10 +1,10 @@
 /**
  * @module The run path without HTTP: `kernel.invoke` of the adder (bench/server.ts) through a
- * request context, as `POST /adder/run` calls it, in two kernels with `svc run`'s default plugins,
- * one with tracing and monitoring and one without, in alternating batches. Prints the CPU µs per
- * call of each and their difference: what tracing and monitoring cost per run once the HTTP layer,
- * the socket and the load generator are out of the picture (docs/benchmarks.md compares it with the
- * same difference over HTTP). `node dist/bench/run-path.js [batches] [calls per batch]`.
+ * request context, as `POST /adder/run` calls it, in four kernels with `svc run`'s default plugins
+ * (as they are, without tracing, without monitoring, without both), in alternating batches. Prints
+ * the CPU µs per call of each and the differences: what tracing and monitoring cost per run,
+ * together and each alone, once the HTTP layer, the socket and the load generator are out of the
+ * picture (docs/benchmarks.md compares it with the same difference over HTTP). `node dist/bench/run-path.js [batches] [calls per batch]`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdtempSync } from "node:fs";
@@ -45,17 +45,25 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 const batches = Number(process.argv[2] ?? 15);
 const calls = Number(process.argv[3] ?? 5000);
-const observed = await kernelWith({});
-const plain = await kernelWith({ SERVICE_TRACING_ENABLED: "false", SERVICE_MONITORING_ENABLED: "false" });
-for (let i = 0; i < 3; i++) await batch(observed, calls), await batch(plain, calls); // warm-up
-const on: number[] = [];
-const off: number[] = [];
-for (let i = 0; i < batches; i++) {
-  on.push(await batch(observed, calls));
-  off.push(await batch(plain, calls));
-}
+/** The default plugins, then without tracing, without monitoring, and without both. */
+const VARIANTS = {
+  default: {},
+  untraced: { SERVICE_TRACING_ENABLED: "false" },
+  unmonitored: { SERVICE_MONITORING_ENABLED: "false" },
+  neither: { SERVICE_TRACING_ENABLED: "false", SERVICE_MONITORING_ENABLED: "false" },
+} satisfies Record<string, NodeJS.ProcessEnv>;
+type Variant = keyof typeof VARIANTS;
+const names = Object.keys(VARIANTS) as Variant[];
+const kernels = {} as Record<Variant, Kernel>;
+for (const name of names) kernels[name] = await kernelWith(VARIANTS[name]);
+for (let i = 0; i < 3; i++) for (const name of names) await batch(kernels[name], calls); // warm-up
+const costs = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Variant, number[]>;
+for (let i = 0; i < batches; i++) for (const name of names) costs[name].push(await batch(kernels[name], calls));
+/** The median per batch of `a` − `b` (the batches of one round ran side by side). */
+const difference = (a: Variant, b: Variant) => median(costs[a].map((x, i) => x - costs[b][i]!)).toFixed(2);
 console.log(
-  `kernel.invoke, ${batches} alternating batches of ${calls}: with tracing + monitoring ${median(on).toFixed(2)} µs, without ${median(off).toFixed(2)} µs per call; ` +
-    `difference (median per batch) ${median(on.map((x, i) => x - off[i]!)).toFixed(2)} µs`,
+  `kernel.invoke, ${batches} alternating batches of ${calls}, CPU µs per call: ` +
+    names.map((name) => `${name} ${median(costs[name]).toFixed(2)}`).join(", ") +
+    `; tracing + monitoring ${difference("default", "neither")}, tracing ${difference("unmonitored", "neither")}, monitoring ${difference("untraced", "neither")} (medians of the per-batch differences)`,
 );
-await Promise.all([observed.close(), plain.close()]);
+await Promise.all(names.map((name) => kernels[name].close()));
