@@ -16,7 +16,7 @@
  * whatever the flag says.
  */
 import { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, type Span, type TagValue, type Tags, type Tracer } from "svc/plugin";
-import { newSpanId, newTraceIds } from "./ids.js";
+import { newSpanId, newTraceId } from "./ids.js";
 import { outcomeTags } from "./outcome.js";
 import { SpanRecord, type TraceBuffer, type TraceRecord } from "./trace-buffer.js";
 
@@ -164,16 +164,10 @@ export class SvcTracer implements Tracer {
     if (this.excluded.size > 0 && this.excluded.has(name)) return up || !remote ? new DroppedSpan(name, up) : remote;
 
     const exported = this.exporter?.start(name, tags, up ? up.exported : remote);
-    let traceId = exported?.traceId ?? up?.traceId ?? remote?.traceId;
-    let spanId = exported?.spanId;
-    if (traceId === undefined) {
-      const ids = newTraceIds();
-      traceId = ids.slice(0, 32);
-      spanId = ids.slice(32);
-    }
+    const traceId = exported?.traceId ?? up?.traceId ?? remote?.traceId ?? newTraceId();
     const parentId = up ? up.bufferId : remote?.spanId;
     const traceState = up ? up.traceState : remote?.traceState;
-    const span = new TracingSpan(this, name, tags, traceId, spanId ?? newSpanId(), parentId, exported, traceFlags(up ?? remote, exported), traceState, now);
+    const span = new TracingSpan(this, name, tags, traceId, exported?.spanId ?? newSpanId(), parentId, exported, traceFlags(up ?? remote, exported), traceState, now);
     const buffer = this.buffer;
     if (buffer !== undefined) {
       span.trace = up?.trace;
