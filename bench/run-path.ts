@@ -4,7 +4,8 @@
  * (as they are, without tracing, without monitoring, without both), in alternating batches. Prints
  * the CPU µs per call of each and the differences: what tracing and monitoring cost per run,
  * together and each alone, once the HTTP layer, the socket and the load generator are out of the
- * picture (docs/benchmarks.md compares it with the same difference over HTTP). `node dist/bench/run-path.js [batches] [calls per batch]`.
+ * picture (docs/benchmarks.md compares it with the same difference over HTTP).
+ * `node dist/bench/run-path.js [batches] [calls per batch]`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdtempSync } from "node:fs";

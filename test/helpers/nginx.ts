@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { groupGone } from "./cli.js";
 import { sleep } from "./http.js";
 
 export const NGINX = "/usr/sbin/nginx";
@@ -40,25 +41,10 @@ export async function startNginx(config: string, dir: string, ready: () => Promi
 /** Stops nginx and its workers: a fast shutdown (SIGTERM to the group), then SIGKILL if it lingers. */
 export async function stopNginx(nginx: ChildProcess | undefined): Promise<void> {
   if (!nginx?.pid) return;
-  const group = -nginx.pid;
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(group, name);
-    } catch {
-      // The group is gone already.
-    }
-  };
-  signal("SIGTERM");
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline && groupAlive(group)) await sleep(50);
-  signal("SIGKILL");
-}
-
-function groupAlive(group: number): boolean {
   try {
-    process.kill(group, 0);
-    return true;
+    process.kill(-nginx.pid, "SIGTERM");
   } catch {
-    return false;
+    return; // the group is gone already
   }
+  await groupGone(nginx.pid, 5_000);
 }
