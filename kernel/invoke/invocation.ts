@@ -33,11 +33,11 @@ export class Invocation {
     readonly source: StreamedSource | undefined,
     private readonly hook: WaterfallHook,
     /** Settles the run of a streamed result; a no-op for one already settled. */
-    private readonly settle: (end: StreamEnd) => void = () => undefined,
+    private readonly settle: (end: StreamEnd) => void = settled,
   ) {
     if (source) {
       if (call.signal.aborted) this.close();
-      else call.signal.addEventListener("abort", this.onAbort, { once: true });
+      else call.signal.addEventListener("abort", (this.onAbort = () => this.close()), { once: true });
     }
   }
 
@@ -53,7 +53,7 @@ export class Invocation {
   stream<T = unknown>(kind: string, items: AsyncIterable<unknown> | Iterable<unknown> | undefined = this.source?.items): InvocationStream<T> {
     if (this.opened || this.done) throw new Error("An invocation's stream is read once");
     if (!items) throw new Error("This invocation has no stream: its result is a value");
-    this.call.signal.removeEventListener("abort", this.onAbort);
+    if (this.onAbort) this.call.signal.removeEventListener("abort", this.onAbort);
     const call = this.call;
     const info: StreamInfo = { call, pipeline: call.pipeline, transport: call.transport, kind, requestId: call.requestId };
     const stream = new InvocationStream<T>(items, info, this.hook, call.signal, this.source ? this.settle : undefined);
@@ -76,13 +76,17 @@ export class Invocation {
     if (this.opened) return this.opened.close();
     if (this.done || !this.source) return;
     this.done = true;
-    this.call.signal.removeEventListener("abort", this.onAbort);
+    if (this.onAbort) this.call.signal.removeEventListener("abort", this.onAbort);
     closeQuietly(this.source.items);
     this.settle({ kind: "stopped", stats: { items: 0, durationMs: 0 } });
   }
 
-  private readonly onAbort = () => this.close();
+  /** Closes the invocation when the call is aborted before its stream is read (made for a stream only). */
+  private readonly onAbort?: () => void;
 }
+
+/** The settling of a run that settled already (its result is a value). */
+const settled = (): void => undefined;
 
 /** Closes a source no one iterated: its iterator is made only to be stopped. */
 function closeQuietly(source: AsyncIterable<unknown> | Iterable<unknown>): void {

@@ -105,54 +105,88 @@ export class Invoker {
    * observers in its way, or a stream handed over synchronously) is returned as it is: no promise.
    */
   invokeOrValue(request: InvokeRequest): Invocation | Promise<Invocation> {
-    let pipeline: DeployedPipeline;
-    let call: RunCall;
+    let run: InvokeRun;
     try {
-      pipeline = typeof request.pipeline === "string" ? this.pipeline(request.pipeline, request.method) : request.pipeline;
-      call = runCallOf(request, pipeline.name);
+      const pipeline = typeof request.pipeline === "string" ? this.pipeline(request.pipeline, request.method) : request.pipeline;
+      run = new InvokeRun(this.hooks, request, pipeline, runCallOf(request, pipeline.name), request.request ?? this.log);
     } catch (error) {
       return Promise.reject(error);
     }
-    const method = (pipeline.wrapper as Record<string, (...args: unknown[]) => unknown>)[request.method]!;
-    const log = request.request ? () => request.request!.log : this.log;
-    // The invocation settles once: with the stream as soon as the wrapper handed one over (the run
-    // then settles later, when the stream ends), else with the run's value or failure. Handed over
-    // before this returns, it is returned; later, it settles the promise returned instead.
-    let ready: Invocation | undefined;
-    let waiting: { deliver(invocation: Invocation): void; fail(error: unknown): void } | undefined;
-    const deliver = (invocation: Invocation) => (waiting ? waiting.deliver(invocation) : void (ready = invocation));
-    let streaming = false;
-    const chain = this.hooks.run.callOrValue(call, (inner) => {
-      const context = new CallRunContext(inner, log, request.files, this.hooks.trace.tracer);
-      const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
-      const settled = (result: unknown) => {
-        const source = sourceOf(this.hooks.result, result, inner, request.events);
-        if (!source) return result;
-        streaming = true;
-        return new Promise<unknown>((resolve, reject) => {
-          const settle = (end: StreamEnd) => {
-            if (end.kind === "error") reject(end.error);
-            else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
-          };
-          deliver(new Invocation(pipeline, inner, result, source, this.hooks.stream, settle));
-        });
-      };
-      // A wrapper that answers with a plain value (no promise) is classified at once: one promise turn less.
-      return isPromiseLike(returned) ? Promise.resolve(returned).then(settled) : settled(returned);
-    });
-    // A value (the wrapper's, or an interceptor's answering in its place, which may itself
-    // stream); after a stream was handed over, the run's own end is the interceptors' business.
-    const answered = (value: unknown) => {
-      if (!streaming) deliver(new Invocation(pipeline, call, value, sourceOf(this.hooks.result, value, call, request.events), this.hooks.stream));
-    };
-    if (!(chain instanceof Promise)) answered(chain);
+    return run.start();
+  }
+}
+
+/**
+ * One invocation under way. It settles once: with the stream as soon as the wrapper handed one
+ * over (the run then settles later, when the stream ends), else with the run's value or failure.
+ * Handed over before `start` returns, it is returned; later, it settles the promise returned
+ * instead. Its state is one object and its steps are methods: a closure per step cost more.
+ */
+class InvokeRun {
+  private ready: Invocation | undefined = undefined;
+  private waiting: { deliver(invocation: Invocation): void; fail(error: unknown): void } | undefined = undefined;
+  private streaming = false;
+
+  constructor(
+    private readonly hooks: KernelHooks,
+    private readonly request: InvokeRequest,
+    private readonly pipeline: DeployedPipeline,
+    private readonly call: RunCall,
+    /** The request's logger when there is a request (made only if the wrapper logs), else the kernel's. */
+    private readonly log: Logger | RequestContext,
+  ) {}
+
+  start(): Invocation | Promise<Invocation> {
+    const chain = this.hooks.run.callOrValue(this.call, this.target);
+    if (!(chain instanceof Promise)) this.answered(chain);
     else {
       // A promise's reactions run later, so `waiting` is set by then whenever `ready` is not.
-      chain.then(answered, (error: unknown) => {
-        if (!streaming) waiting!.fail(pipelineFailure(error));
-      });
+      chain.then(
+        (value) => this.answered(value),
+        (error: unknown) => {
+          if (!this.streaming) this.waiting!.fail(pipelineFailure(error));
+        },
+      );
     }
-    return ready ?? new Promise<Invocation>((resolve, reject) => void (waiting = { deliver: resolve, fail: reject }));
+    return this.ready ?? new Promise<Invocation>((resolve, reject) => void (this.waiting = { deliver: resolve, fail: reject }));
+  }
+
+  /** The `run` hook's target: the wrapper's method, on the call as the interceptors left it. */
+  private readonly target = (inner: RunCall): unknown => {
+    const { request, pipeline } = this;
+    const context = new CallRunContext(inner, this.log, request.files, this.hooks.trace.tracer);
+    const method = (pipeline.wrapper as Record<string, (...args: unknown[]) => unknown>)[request.method]!;
+    const returned = request.args ? method.call(pipeline.wrapper, ...request.args, context) : method.call(pipeline.wrapper, inner.input, context);
+    // A wrapper that answers with a plain value (no promise) is classified at once: one promise turn less.
+    return isPromiseLike(returned) ? Promise.resolve(returned).then((result) => this.settled(inner, result)) : this.settled(inner, returned);
+  };
+
+  /** The wrapper's result: a stream is handed over at once, and the run settles when it ends. */
+  private settled(inner: RunCall, result: unknown): unknown {
+    const source = sourceOf(this.hooks.result, result, inner, this.request.events);
+    if (!source) return result;
+    this.streaming = true;
+    return new Promise<unknown>((resolve, reject) => {
+      const settle = (end: StreamEnd) => {
+        if (end.kind === "error") reject(end.error);
+        else resolve(new StreamedRun(result, source, end.stats, end.kind === "stopped" && inner.signal.aborted));
+      };
+      this.deliver(new Invocation(this.pipeline, inner, result, source, this.hooks.stream, settle));
+    });
+  }
+
+  /**
+   * The chain's value (the wrapper's, or an interceptor's answering in its place, which may itself
+   * stream); after a stream was handed over, the run's own end is the interceptors' business.
+   */
+  private answered(value: unknown): void {
+    const call = this.call;
+    if (!this.streaming) this.deliver(new Invocation(this.pipeline, call, value, sourceOf(this.hooks.result, value, call, this.request.events), this.hooks.stream));
+  }
+
+  private deliver(invocation: Invocation): void {
+    if (this.waiting) this.waiting.deliver(invocation);
+    else this.ready = invocation;
   }
 }
 

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { RunCall } from "../hooks/index.js";
 import { bindSignalSpan, type Span, type Tracer } from "../hooks/tracer.js";
 import type { RequestContext } from "../http/context.js";
-import type { Logger } from "../logger.js";
+import { Logger } from "../logger.js";
 import type { RunContext } from "./base-pipeline-wrapper.js";
 import type { UploadedFile } from "./uploaded-file.js";
 
@@ -87,7 +87,8 @@ export function runAborted(call: RunCall): boolean {
 export class CallRunContext implements RunContext {
   constructor(
     private readonly call: RunCall,
-    private readonly logger: Logger | (() => Logger),
+    /** The logger, or the request whose logger (made on first use) the wrapper gets. */
+    private readonly logger: Logger | { readonly log: Logger },
     readonly files: readonly UploadedFile[] = [],
     /** The kernel's tracer, which made the call's span. */
     private readonly tracer?: Tracer,
@@ -113,6 +114,7 @@ export class CallRunContext implements RunContext {
   }
 
   get log(): Logger {
-    return typeof this.logger === "function" ? this.logger() : this.logger;
+    const logger = this.logger;
+    return logger instanceof Logger ? logger : logger.log;
   }
 }

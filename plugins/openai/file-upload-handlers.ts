@@ -71,7 +71,7 @@ export class FileUploadHandlers {
     };
     const span = this.kernel.tracer.startSpan("svc.openai.file_upload", tags);
     const call = new RequestRunCall(c, pipeline.name, "runFileUpload", "openai", undefined, span);
-    const ctx = new CallRunContext(call, () => c.log, [], this.kernel.tracer);
+    const ctx = new CallRunContext(call, c, [], this.kernel.tracer);
     let answer: unknown;
     try {
       answer = await (pipeline.wrapper as UploadingWrapper).runFileUpload(file, ctx);
