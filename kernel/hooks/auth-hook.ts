@@ -33,7 +33,9 @@ export type AccessDecision = { allow: true } | { allow: false; status: 401 | 403
 export type AccessPolicy = (request: AccessRequest) => AccessDecision | Promise<AccessDecision>;
 export type AccessCheck = (request: AccessRequest) => AccessDecision | undefined | Promise<AccessDecision | undefined>;
 
-export const allow = (): AccessDecision => ({ allow: true });
+/** One frozen decision for every allowed request: nothing to allocate on each. */
+const ALLOWED: AccessDecision = Object.freeze({ allow: true });
+export const allow = (): AccessDecision => ALLOWED;
 export const deny = (status: 401 | 403, message: string): AccessDecision => ({ allow: false, status, message });
 
 /**

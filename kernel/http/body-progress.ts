@@ -9,7 +9,17 @@
 import type { IncomingMessage } from "node:http";
 import { LiveList, type LiveLinks } from "./live-list.js";
 
-class Watched implements LiveLinks<Watched> {
+/** Told when a watched body stalls. */
+export interface StallListener {
+  stalled(): void;
+}
+
+/** A body being watched: `stop` once it ended or was given up. */
+export interface BodyWatch {
+  stop(): void;
+}
+
+class Watched implements LiveLinks<Watched>, BodyWatch {
   livePrev: Watched | undefined = undefined;
   liveNext: Watched | undefined = undefined;
   listed = false;
@@ -20,9 +30,14 @@ class Watched implements LiveLinks<Watched> {
 
   constructor(
     readonly req: IncomingMessage,
-    readonly onStall: () => void,
+    readonly listener: StallListener,
+    private readonly sweep: ProgressSweep,
   ) {
     this.seen = req.socket?.bytesRead ?? 0;
+  }
+
+  stop(): void {
+    this.sweep.remove(this);
   }
 }
 
@@ -35,12 +50,16 @@ class ProgressSweep {
 
   constructor(readonly idleMs: number) {}
 
-  add(req: IncomingMessage, onStall: () => void): () => void {
-    const entry = new Watched(req, onStall);
+  add(req: IncomingMessage, listener: StallListener): BodyWatch {
+    const entry = new Watched(req, listener, this);
     this.watched.add(entry);
     // Unref'd: a pending check never keeps the process alive.
     this.timer ??= setInterval(() => this.check(), this.idleMs / TICKS).unref();
-    return () => void this.watched.delete(entry);
+    return entry;
+  }
+
+  remove(entry: Watched): void {
+    this.watched.delete(entry);
   }
 
   private check(): void {
@@ -58,7 +77,7 @@ class ProgressSweep {
         entry.at = now;
       } else if (now - entry.at >= this.idleMs) {
         this.watched.delete(entry);
-        entry.onStall();
+        entry.listener.stalled();
       }
     }
   }
@@ -68,11 +87,11 @@ const sweeps = new Map<number, ProgressSweep>();
 /** The sweep used last: a server has one time-out, so this spares a map lookup per request. */
 let last: ProgressSweep | undefined;
 
-/** Calls `onStall` when `req` is incomplete and has received nothing for `idleMs`; returns the stop. */
-export function watchBodyProgress(req: IncomingMessage, idleMs: number, onStall: () => void): () => void {
+/** Tells `listener` when `req` is incomplete and has received nothing for `idleMs`. */
+export function watchBodyProgress(req: IncomingMessage, idleMs: number, listener: StallListener): BodyWatch {
   if (last?.idleMs !== idleMs) {
     last = sweeps.get(idleMs);
     if (!last) sweeps.set(idleMs, (last = new ProgressSweep(idleMs)));
   }
-  return last.add(req, onStall);
+  return last.add(req, listener);
 }

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "../errors.js";
-import { watchBodyProgress } from "./body-progress.js";
+import { watchBodyProgress, type BodyWatch, type StallListener } from "./body-progress.js";
 import { parseBoundedJson } from "./json-bounds.js";
 
 export interface BodyLimits {
@@ -27,51 +27,98 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
  * request); what `map` throws rejects it, a promise it returns is followed.
  */
 export function readBody<T>(req: IncomingMessage, limits: BodyLimits, map: (raw: Buffer) => T | PromiseLike<T>): Promise<T>;
-export function readBody(req: IncomingMessage, { maxBytes: limit, idleMs }: BodyLimits, map?: (raw: Buffer) => unknown): Promise<unknown> {
+export function readBody(req: IncomingMessage, { maxBytes, idleMs }: BodyLimits, map?: (raw: Buffer) => unknown): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
-  // Plain listeners rather than an async iterator: this is on every request's path. Stopping early
-  // leaves the socket alone, so Node discards the rest after the 413 and the client reads it.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      stopWatching();
-      // The listeners stay on the request, turned away by `settled`: removing four costs more
-      // than the one call they still get (the `close` every request ends with), and deleting
-      // from a request's listener table turns it into a slow dictionary.
-      if (error) return reject(error);
-      // Most bodies come in one chunk: no copy then.
-      const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-      if (!map) return resolve(raw);
-      try {
-        const out = map(raw);
-        // A promise is followed directly: `resolve(promise)` would take a microtask turn more.
-        if (out instanceof Promise) out.then(resolve, reject);
-        else resolve(out);
-      } catch (failure) {
-        reject(failure);
-      }
-    };
-    const onData = (chunk: Buffer) => {
-      if (settled) return; // the rest of a refused body, read and thrown away
-      size += chunk.length;
-      if (size > limit) {
-        settle(tooLarge(limit));
-        discardRest(req);
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => settle();
-    const onClose = () => {
-      if (!settled) settle(bodyEndedEarly());
-    };
-    const stopWatching = watchBodyProgress(req, idleMs, () => settle(bodyStalled(idleMs)));
-    req.on("data", onData).on("end", onEnd).on("error", onClose).on("close", onClose);
-  });
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  return new Promise((resolve, reject) => new BodyReader(req, maxBytes, idleMs, map, resolve, reject).listen());
 }
+
+const READER = Symbol("svc.bodyReader");
+type ReadRequest = IncomingMessage & { [READER]?: BodyReader };
+
+/*
+ * The listeners, one function each for every request (`this` is the request, which holds its
+ * reader): this is on every request's path, and four closures per request cost more.
+ */
+function onData(this: ReadRequest, chunk: Buffer): void {
+  this[READER]!.data(chunk);
+}
+function onEnd(this: ReadRequest): void {
+  this[READER]!.settle();
+}
+function onClose(this: ReadRequest): void {
+  this[READER]!.endedEarly();
+}
+
+/** One body being read: its chunks, and the promise it settles. */
+class BodyReader implements StallListener {
+  /** Most bodies come in one chunk: kept as it is, no array and no copy. */
+  private first: Buffer | undefined = undefined;
+  private more: Buffer[] | undefined = undefined;
+  private size = 0;
+  private settled = false;
+  private watch: BodyWatch | undefined = undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly limit: number,
+    private readonly idleMs: number,
+    private readonly map: ((raw: Buffer) => unknown) | undefined,
+    private readonly resolve: (value: unknown) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  /**
+   * Plain listeners rather than an async iterator. Stopping early leaves the socket alone, so Node
+   * discards the rest after the 413 and the client reads it.
+   */
+  listen(): void {
+    const req = this.req as ReadRequest;
+    req[READER] = this;
+    this.watch = watchBodyProgress(req, this.idleMs, this);
+    req.on("data", onData).on("end", onEnd).on("error", onClose).on("close", onClose);
+  }
+
+  data(chunk: Buffer): void {
+    if (this.settled) return; // the rest of a refused body, read and thrown away
+    this.size += chunk.length;
+    if (this.size > this.limit) {
+      this.settle(tooLarge(this.limit));
+      discardRest(this.req);
+    } else if (this.first === undefined) this.first = chunk;
+    else (this.more ??= [this.first]).push(chunk);
+  }
+
+  endedEarly(): void {
+    if (!this.settled) this.settle(bodyEndedEarly());
+  }
+
+  stalled(): void {
+    this.settle(bodyStalled(this.idleMs));
+  }
+
+  settle(error?: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.watch!.stop();
+    // The listeners stay on the request, turned away by `settled`: removing four costs more
+    // than the one call they still get (the `close` every request ends with), and deleting
+    // from a request's listener table turns it into a slow dictionary.
+    if (error) return this.reject(error);
+    const raw = this.more ? Buffer.concat(this.more, this.size) : (this.first ?? EMPTY);
+    if (!this.map) return this.resolve(raw);
+    try {
+      const out = this.map(raw);
+      // A promise is followed directly: `resolve(promise)` would take a microtask turn more.
+      if (out instanceof Promise) out.then(this.resolve, this.reject);
+      else this.resolve(out);
+    } catch (failure) {
+      this.reject(failure);
+    }
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
 
 export function parseJson(raw: Buffer, maxDepth: number): unknown {
   return parseBoundedJson(raw.toString("utf8"), maxDepth);

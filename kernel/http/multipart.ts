@@ -65,11 +65,11 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
       reject(new HttpError(400, `Malformed multipart body: ${(error as Error).message}`));
       return;
     }
-    const stopWatching = limits.idleMs ? watchBodyProgress(req, limits.idleMs, () => fail(bodyStalled(limits.idleMs!))) : () => undefined;
+    const watch = limits.idleMs ? watchBodyProgress(req, limits.idleMs, { stalled: () => fail(bodyStalled(limits.idleMs!)) }) : undefined;
     const fail = (error: HttpError) => {
       if (failed) return;
       failed = true;
-      stopWatching();
+      watch?.stop();
       req.unpipe(busboy);
       // The rest of a refused body is read and thrown away, so the client can read the answer.
       if (error.status === 413) discardRest(req);
@@ -77,7 +77,7 @@ export function readMultipart(req: IncomingMessage, limits: MultipartLimits, fil
     };
     const done = () => {
       if (failed || !finished || pending > 0) return;
-      stopWatching();
+      watch?.stop();
       resolve({ fields, files });
     };
     const count = (bytes: number) => {

@@ -7,8 +7,11 @@ import { HttpError, isForm, parseOr400, type DeployedPipeline, type RequestConte
 
 export interface RunInput {
   readonly input: Record<string, unknown>;
-  readonly files: UploadedFile[];
+  readonly files: readonly UploadedFile[];
 }
+
+/** The files of a JSON body: none, one list for every request. */
+const NO_FILES: readonly UploadedFile[] = Object.freeze([]);
 
 type Schema = { type: string; wrapped?: Schema; item?: Schema; entries?: Record<string, Schema> };
 const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "undefinedable", "non_optional", "non_nullable", "non_nullish"]);
@@ -77,7 +80,7 @@ export function readRunInput<R>(c: RequestContext, pipeline: DeployedPipeline, t
   return c.bodyAs((raw) => {
     const body = c.parseJson(raw.toString("utf8")) ?? {};
     if (typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "Invalid request body: expected a JSON object");
-    return then({ input: schema ? parseOr400(schema, body) : (body as Record<string, unknown>), files: [] });
+    return then({ input: schema ? parseOr400(schema, body) : (body as Record<string, unknown>), files: NO_FILES });
   });
 }
 

@@ -104,6 +104,30 @@ test("oversize bodies get 413, declared or streamed", () =>
     assert.equal(await small.json(), { value: { a: 1 } });
   }));
 
+test("a body that arrives in pieces is read whole and in order", () =>
+  withKernel({}, async ({ url }) => {
+    const pieces = ['{"a":', '"', "x".repeat(30), "y".repeat(30), '"}'];
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = openRequest(`${url}/raw`, { method: "POST", headers: { "transfer-encoding": "chunked", "content-type": "application/json" } });
+      req.on("response", (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (text: string) => (body += text));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on("error", reject);
+      // Each piece after a pause, so the server gets them as separate chunks.
+      void (async () => {
+        for (const piece of pieces) {
+          req.write(piece);
+          await sleep(20);
+        }
+        req.end();
+      })();
+    });
+    assert.is(answer.status, 200);
+    assert.equal(JSON.parse(answer.body), { value: { a: "x".repeat(30) + "y".repeat(30) } });
+  }));
+
 test("errors: 500 hides the cause from the client and logs the stack; HttpError passes status and headers", () =>
   withKernel({}, async ({ url, logs }) => {
     const res = await fetch(`${url}/fail`);
