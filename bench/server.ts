@@ -21,6 +21,7 @@ import { builtinPlugins } from "../cli/default-plugins.js";
 import { knownSettings } from "../cli/cli-settings.js";
 import { resolveRunConfig } from "../cli/run-settings.js";
 import { fastifyTarget } from "./fastify-target.js";
+import { answerAllocationRequests } from "./allocation-sampler.js";
 import managementPlugin from "../plugins/management/index.js";
 import runApiPlugin from "../plugins/run-api/index.js";
 import { openaiPlugin } from "../plugins/openai/index.js";
@@ -70,6 +71,7 @@ const kind = process.argv[2];
 process.on("message", (message) => {
   if (message === "cpu") process.send!(process.cpuUsage());
 });
+answerAllocationRequests();
 
 /** The bare SSE baseline: the same chunks, the closing chunk and `[DONE]`, written straight out. */
 async function bareChat(res: ServerResponse, body: { model: string; chunks?: number }): Promise<void> {

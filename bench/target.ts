@@ -46,7 +46,8 @@ export function startTarget(script: string, args: string[], timeoutMs = 60_000):
       stdoutLine += chunk.toString();
       const lines = stdoutLine.split("\n");
       stdoutLine = lines.pop()!;
-      const port = lines.map((l) => l.trim()).find((l) => /^\d+$/.test(l));
+      // Colour codes stripped: a number logged with FORCE_COLOR set (a test runner's) comes coloured.
+      const port = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, "").trim()).find((l) => /^\d+$/.test(l));
       if (port) resolve(Number(port));
     });
   });

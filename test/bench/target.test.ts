@@ -7,7 +7,7 @@ import { startTarget } from "../../bench/target.js";
 import { tempDir } from "../helpers/pipelines.js";
 import { rejects } from "../helpers/rejects.js";
 
-// One script, three behaviours: die at startup, never say its port, or start and answer `cpu`.
+// One script, four behaviours: die at startup, never say its port, start and answer `cpu`, or print its port in colour.
 const script = join(tempDir(), "target.mjs");
 writeFileSync(
   script,
@@ -20,6 +20,7 @@ if (mode === "die") {
 }
 if (mode === "silent") setInterval(() => {}, 1000);
 if (mode === "ok") { console.log("a log line first"); console.log(4321); }
+if (mode === "coloured") process.stdout.write("\\x1b[33m4322\\x1b[39m\\n");
 `,
 );
 
@@ -41,6 +42,14 @@ test("a started target answers cpu; once it dies, cpu fails instead of waiting",
   target.kill();
   await exited;
   await rejects(() => target.cpu(), /killed by SIGKILL/);
+});
+
+test("a port printed in colour (a number logged with FORCE_COLOR set) is still read", async () => {
+  const target = await startTarget(script, ["coloured"]);
+  assert.is(target.port, 4322);
+  const exited = once(target.child, "exit");
+  target.kill();
+  await exited;
 });
 
 test.run();
