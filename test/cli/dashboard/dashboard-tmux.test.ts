@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cleanEnv, cliPath, repoRoot } from "../../helpers/cli.js";
 import { sleep } from "../../helpers/http.js";
+import { tempDir } from "../../helpers/pipelines.js";
 import { startTmux, type TmuxSession } from "../../helpers/tmux.js";
 import type { TraceRecord } from "../../../cli/dashboard/snapshot.js";
 import { sample, snapshotOf, spanOf, traceOf } from "./trace-fixtures.js";
@@ -47,8 +48,15 @@ async function fakeTraceApi(options: { token?: string; port?: number } = {}): Pr
   });
 }
 
+/**
+ * A cache dir of this file's own, empty: the viewer reads the operator credential file there for
+ * loopback hosts, and one left in the run's shared cache by a server another test started would
+ * turn the "no credential" screen into a 403.
+ */
+const cache = tempDir("svc-dashboard-cache-");
+
 function dashboard(url: string, env: Record<string, string> = {}, size = { columns: 140, rows: 30 }): Promise<TmuxSession> {
-  return startTmux([process.execPath, cliPath, "dashboard", "--url", url, "--interval", "0.2"], { env: cleanEnv(env), cwd: repoRoot, ...size });
+  return startTmux([process.execPath, cliPath, "dashboard", "--url", url, "--interval", "0.2"], { env: cleanEnv({ XDG_CACHE_HOME: cache, ...env }), cwd: repoRoot, ...size });
 }
 
 async function using<T extends { close(): Promise<void> }>(resources: T[], fn: () => Promise<void>): Promise<void> {
