@@ -7,28 +7,16 @@
  * cannot; every byte is also garbage the young-generation collector must sweep.
  * `node dist/bench/allocations.js [requests] [functions shown per svc target]`.
  */
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { sampleAllocations, type AllocationSample } from "./allocation-sampler.js";
+import { adderLoad, KINDS, SERVER } from "./cpu.js";
 import { startTarget, type Target } from "./target.js";
 
-const KINDS = ["bare", "fastify", "svc-default", "svc-unobserved"] as const;
-const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
-
-function load(target: Target, amount: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: `http://127.0.0.1:${target.port}/adder/run`,
-        method: "POST",
-        body: JSON.stringify({ a: 2, b: 3 }),
-        headers: { "content-type": "application/json" },
-        connections: 32,
-        amount,
-      },
-      (error, result) => (error ? reject(error) : result.non2xx + result.errors > 0 ? reject(new Error("the target answered with errors")) : resolve(result.requests.total)),
-    );
-  });
+/** Sends `amount` requests; resolves to the requests served, rejects if any was answered with an error. */
+async function load(target: Target, amount: number): Promise<number> {
+  const result = await autocannon({ ...adderLoad(target.port), amount });
+  if (result.non2xx + result.errors > 0) throw new Error("the target answered with errors");
+  return result.requests.total;
 }
 
 /** Bytes per request while `requests` requests are served, after a warm-up. */

@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { startTarget, type Target } from "./target.js";
 import { fromRounds, ratioOfRounds, record, recorded, summary } from "./bars.js";
 
-const KINDS = ["bare", "fastify", "svc-default", "svc-unobserved"] as const;
+export const KINDS = ["bare", "fastify", "svc-default", "svc-unobserved"] as const;
 type Kind = (typeof KINDS)[number];
 const LABELS: Record<Kind, string> = {
   bare: "bare node:http",
@@ -28,19 +28,17 @@ interface Round {
   errors: number;
 }
 
-const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
+export const SERVER = fileURLToPath(new URL("./server.js", import.meta.url));
 const body = JSON.stringify({ a: 2, b: 3 });
+
+/** The load of this table (and of bench/allocations.ts): `POST /adder/run`, 32 connections. */
+export function adderLoad(port: number) {
+  return { url: `http://127.0.0.1:${port}/adder/run`, method: "POST" as const, body, headers: { "content-type": "application/json" }, connections: 32 };
+}
 
 async function measure(target: Target, duration: number): Promise<Round> {
   const before = await target.cpu();
-  const r = await autocannon({
-    url: `http://127.0.0.1:${target.port}/adder/run`,
-    method: "POST",
-    body,
-    headers: { "content-type": "application/json" },
-    connections: 32,
-    duration,
-  });
+  const r = await autocannon({ ...adderLoad(target.port), duration });
   return { rps: r.requests.average, cpu: ((await target.cpu()) - before) / r.requests.total, errors: r.non2xx + r.errors };
 }
 
