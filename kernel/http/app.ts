@@ -117,8 +117,13 @@ export class HttpApp {
     this.index.add(method, routePattern(path), () => undefined);
     // Not an async function: most answers need no promise turn between the decision and the handler.
     // A handler's promise gets one reaction here, which answers and catches alike, and the router
-    // is handed nothing to wait on: one promise per request less than returning it.
-    this.router.add(method, path, (req: Request, res: ServerResponse) => {
+    // is handed nothing to wait on (a final handler): one promise per request less than returning it.
+    this.router.add(method, path, this.routeHandler(path, handler, options), true);
+  }
+
+  /** The router's handler of a route: a final one (it answers, or fails, on its own). */
+  private routeHandler(path: string, handler: RouteHandler, options: RouteOptions): Middleware {
+    return (req, res) => {
       const c = contextOf(req)!;
       c.route = path;
       if (options.lasting) c.lasting = true;
@@ -135,7 +140,7 @@ export class HttpApp {
         },
         (error: unknown) => this.onError(error, req, res),
       );
-    });
+    };
   }
 
   /** Answers a handler's eventual value, or routes its failure to the error answer. */
@@ -191,7 +196,7 @@ export class HttpApp {
     const { log, settings } = this.options;
     const incoming = req.headers["x-request-id"];
     const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUuid();
-    const c = new RequestContext(req, res, id, log, settings);
+    const c = new RequestContext(req, res, id, log, settings, this.onError);
     this.inflight.add(c);
     res.setHeader("x-request-id", id);
     if (this.closing) res.setHeader("connection", "close");

@@ -8,12 +8,6 @@ import { HttpError } from "../errors.js";
 import { watchBodyProgress, type BodyWatch, type StallListener } from "./body-progress.js";
 import { parseBoundedJson } from "./json-bounds.js";
 
-export interface BodyLimits {
-  readonly maxBytes: number;
-  /** Longest pause between two pieces of the body. */
-  readonly idleMs: number;
-}
-
 /** The 408 for a body that stalled; the connection closes, as the rest of the body is unknown. */
 export function bodyStalled(idleMs: number): HttpError {
   return new HttpError(408, `The request body stalled: nothing arrived for ${idleMs / 1000} s (SERVICE_BODY_TIMEOUT).`, {
@@ -21,16 +15,93 @@ export function bodyStalled(idleMs: number): HttpError {
   });
 }
 
-export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer>;
+/** `idleMs`: the longest pause between two pieces of the body. */
+export function readBody(req: IncomingMessage, maxBytes: number, idleMs: number): Promise<Buffer>;
 /**
  * The body as `map` makes it from the raw bytes, in the same promise (a `then` would add one per
  * request); what `map` throws rejects it, a promise it returns is followed.
  */
-export function readBody<T>(req: IncomingMessage, limits: BodyLimits, map: (raw: Buffer) => T | PromiseLike<T>): Promise<T>;
-export function readBody(req: IncomingMessage, { maxBytes, idleMs }: BodyLimits, map?: (raw: Buffer) => unknown): Promise<unknown> {
+export function readBody<T>(req: IncomingMessage, maxBytes: number, idleMs: number, map: (raw: Buffer) => T | PromiseLike<T>): Promise<T>;
+export function readBody(req: IncomingMessage, maxBytes: number, idleMs: number, map?: (raw: Buffer) => unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => readBodyInto(req, maxBytes, idleMs, { read: map ? mapThen(map, resolve, reject) : resolve, failed: reject }));
+}
+
+/** Told how a body read ended: `read` gets the raw bytes; what it throws is not caught. */
+export interface BodySink {
+  read(raw: Buffer): void;
+  failed(error: unknown): void;
+}
+
+/**
+ * Reads the body into `sink`, with no promise (the hot path of a JSON request): a body over the
+ * declared limit fails at once, before anything is read.
+ */
+export function readBodyInto(req: IncomingMessage, maxBytes: number, idleMs: number, sink: BodySink): void {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
-  return new Promise((resolve, reject) => new BodyReader(req, maxBytes, idleMs, map, resolve, reject).listen());
+  if (Number.isFinite(declared) && declared > maxBytes) sink.failed(tooLarge(maxBytes));
+  else new BodyReader(req, maxBytes, idleMs, sink).listen();
+}
+
+/** Told of a failure to answer. */
+export interface FailureAnswer {
+  fail(error: unknown): void;
+}
+
+/**
+ * A body handed to `use` once read. What `use` throws, what a promise it returns rejects with, and a
+ * body that cannot be read go to `answer.fail`; `bytes()` gives the same bytes as a promise to
+ * anyone else who asks for them, during the read or after it.
+ */
+export class BodyConsumer implements BodySink {
+  private raw: Buffer | undefined = undefined;
+  private error: unknown = undefined;
+  private done = false;
+  private followers: BodySink[] | undefined = undefined;
+
+  constructor(
+    private readonly use: (raw: Buffer) => unknown,
+    private readonly answer: FailureAnswer,
+  ) {}
+
+  read(raw: Buffer): void {
+    this.raw = raw;
+    this.ended();
+    try {
+      const out = this.use(raw);
+      if (out instanceof Promise) out.then(undefined, (error: unknown) => this.answer.fail(error));
+    } catch (error) {
+      this.answer.fail(error);
+    }
+  }
+
+  failed(error: unknown): void {
+    this.error = error;
+    this.ended();
+    this.answer.fail(error);
+  }
+
+  bytes(): Promise<Buffer> {
+    if (!this.done) return new Promise((resolve, reject) => (this.followers ??= []).push({ read: resolve, failed: reject }));
+    return this.raw ? Promise.resolve(this.raw) : Promise.reject(this.error);
+  }
+
+  private ended(): void {
+    this.done = true;
+    if (this.followers) for (const follower of this.followers) this.raw ? follower.read(this.raw) : follower.failed(this.error);
+  }
+}
+
+/** `map`'s value (or the promise it returns, followed directly: `resolve(promise)` would take a turn more). */
+function mapThen(map: (raw: Buffer) => unknown, resolve: (value: unknown) => void, reject: (error: unknown) => void): (raw: Buffer) => void {
+  return (raw) => {
+    try {
+      const out = map(raw);
+      if (out instanceof Promise) out.then(resolve, reject);
+      else resolve(out);
+    } catch (failure) {
+      reject(failure);
+    }
+  };
 }
 
 const READER = Symbol("svc.bodyReader");
@@ -50,7 +121,7 @@ function onClose(this: ReadRequest): void {
   this[READER]!.endedEarly();
 }
 
-/** One body being read: its chunks, and the promise it settles. */
+/** One body being read: its chunks, and the sink it tells how the read ended. */
 class BodyReader implements StallListener {
   /** Most bodies come in one chunk: kept as it is, no array and no copy. */
   private first: Buffer | undefined = undefined;
@@ -63,9 +134,7 @@ class BodyReader implements StallListener {
     private readonly req: IncomingMessage,
     private readonly limit: number,
     private readonly idleMs: number,
-    private readonly map: ((raw: Buffer) => unknown) | undefined,
-    private readonly resolve: (value: unknown) => void,
-    private readonly reject: (error: unknown) => void,
+    private readonly sink: BodySink,
   ) {}
 
   /**
@@ -104,17 +173,8 @@ class BodyReader implements StallListener {
     // The listeners stay on the request, turned away by `settled`: removing four costs more
     // than the one call they still get (the `close` every request ends with), and deleting
     // from a request's listener table turns it into a slow dictionary.
-    if (error) return this.reject(error);
-    const raw = this.more ? Buffer.concat(this.more, this.size) : (this.first ?? EMPTY);
-    if (!this.map) return this.resolve(raw);
-    try {
-      const out = this.map(raw);
-      // A promise is followed directly: `resolve(promise)` would take a microtask turn more.
-      if (out instanceof Promise) out.then(this.resolve, this.reject);
-      else this.resolve(out);
-    } catch (failure) {
-      this.reject(failure);
-    }
+    if (error) this.sink.failed(error);
+    else this.sink.read(this.more ? Buffer.concat(this.more, this.size) : (this.first ?? EMPTY));
   }
 }
 

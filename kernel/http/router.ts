@@ -17,6 +17,23 @@ import type { Middleware, NextHandler, Request } from "polka";
 /** An HTTP method as trouter names them (`GET`, `POST`, …). */
 type Method = Parameters<Trouter["find"]>[0];
 type Found = { params: Record<string, string>; handlers: Middleware[] };
+
+/** A remembered lookup, with the handler that takes the request alone when it is a final one. */
+class Lookup {
+  readonly final: Middleware | undefined;
+  constructor(
+    readonly params: Record<string, string>,
+    readonly handlers: Middleware[],
+    finals: WeakSet<Middleware>,
+  ) {
+    this.final = handlers.length === 1 && finals.has(handlers[0]!) ? handlers[0] : undefined;
+  }
+}
+
+/** What a final handler is handed as `next`, which it never calls. */
+const NO_NEXT: NextHandler = () => {
+  throw new Error("A final route handler called next()");
+};
 export type ErrorHandler = (err: unknown, req: Request, res: ServerResponse) => void;
 
 /** Paths remembered per method before the cache starts over. */
@@ -24,15 +41,21 @@ export const MAX_REMEMBERED_PATHS = 1024;
 
 export class Router {
   private readonly table = new Trouter<Middleware>();
-  private readonly lookups = new Map<string, Map<string, Found>>();
+  private readonly lookups = new Map<string, Map<string, Lookup>>();
+  private readonly finals = new WeakSet<Middleware>();
 
   constructor(
     private readonly onError: ErrorHandler,
     private readonly onNoMatch: Middleware,
   ) {}
 
-  /** A route: `method` and a path pattern (`/things/:id`; `/things/:id/` only with its slash). */
-  add(method: Method, path: string, handler: Middleware): void {
+  /**
+   * A route: `method` and a path pattern (`/things/:id`; `/things/:id/` only with its slash).
+   * `final`: the handler answers, or fails, on its own and never calls `next` (its return value is
+   * not read): a request it alone matches is handed to it with no routing steps.
+   */
+  add(method: Method, path: string, handler: Middleware, final = false): void {
+    if (final) this.finals.add(handler);
     this.table.add(method, routePattern(path), handler);
     this.lookups.clear();
   }
@@ -46,26 +69,32 @@ export class Router {
 
   /** The handlers for `method` and `path`, with their own copy of the params. */
   find(method: string, path: string): Found {
+    const found = this.lookup(method, path);
+    return { params: { ...found.params }, handlers: found.handlers };
+  }
+
+  private lookup(method: string, path: string): Lookup {
     let paths = this.lookups.get(method);
     if (paths === undefined) this.lookups.set(method, (paths = new Map()));
     let found = paths.get(path);
     if (found === undefined) {
       if (paths.size >= MAX_REMEMBERED_PATHS) paths.clear();
-      paths.set(path, (found = this.table.find(method as Method, path)));
+      const { params, handlers } = this.table.find(method as Method, path);
+      paths.set(path, (found = new Lookup(params, handlers, this.finals)));
     }
-    return { params: { ...found.params }, handlers: found.handlers };
+    return found;
   }
 
   /** Routes a request through the matching handlers, then the no-match handler. */
   handle(req: Request, res: ServerResponse): void {
     const info = parse(req)!;
     const path = info.pathname;
-    const found = this.find(req.method, (req.path = path));
+    const found = this.lookup(req.method, (req.path = path));
     req.url = path + info.search;
     req.originalUrl = req.originalUrl || req.url;
     req.query = (info.query as Record<string, string> | undefined) ?? {};
     req.search = info.search;
-    req.params = found.params;
+    req.params = { ...found.params };
     if (path.length > 1 && path.indexOf("%", 1) !== -1) {
       for (const k in req.params) {
         try {
@@ -74,6 +103,14 @@ export class Router {
           // A malformed segment stays as it came.
         }
       }
+    }
+    if (found.final) {
+      try {
+        found.final(req, res, NO_NEXT);
+      } catch (error) {
+        this.onError(error, req, res);
+      }
+      return;
     }
     const handlers = found.handlers;
     let i = 0;

@@ -14,8 +14,8 @@ export default function runApiPlugin(): KernelPlugin {
       kernel.route(
         "POST",
         "/:name/run",
-        // Promise steps rather than an async function, nested rather than chained: the body's
-        // promise follows the invocation's, and a run that settled at once is answered at once.
+        // Callbacks rather than an async function: a JSON body is read with no promise, and a run
+        // that settled at once is answered at once (failures are answered by `c.fail`).
         (c) => {
           const pipeline = kernel.pipelineFor(c.params.name!, "runApi");
           return readRunInput(c, pipeline, ({ input, files }) => {

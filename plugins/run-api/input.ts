@@ -68,20 +68,21 @@ function fromForm(fields: ReadonlyMap<string, string[]>, schema: Schema | undefi
 }
 
 /**
- * Reads the run input and hands it to `then`, whose result (a value or a promise) the returned
- * promise settles with: on the JSON hot path that is one promise from the raw body to the answer.
+ * Reads the run input and hands it to `then`. A JSON body (the hot path) is read with no promise:
+ * what fails is answered by the request's `fail`, and nothing is returned; a form gives a promise
+ * of `then`'s result.
  */
-export function readRunInput<R>(c: RequestContext, pipeline: DeployedPipeline, then: (input: RunInput) => R | PromiseLike<R>): Promise<R> {
+export function readRunInput(c: RequestContext, pipeline: DeployedPipeline, then: (input: RunInput) => unknown): Promise<unknown> | undefined {
   const schema = pipeline.inputSchema as v.GenericSchema<unknown, Record<string, unknown>> | undefined;
   // A YAML pipeline that takes uploads also takes its files as ByteStreams in a JSON body; a
   // wrapper's uploads come only as a form (a JSON body is a 415 there).
   if (pipeline.requiresFiles && (!pipeline.filesAsJson || isForm(c.req))) return readFormInput(c, schema).then(then);
-  // Not an async function: the JSON body is the hot path, and a `then` costs less than a frame.
-  return c.bodyAs((raw) => {
+  c.bodyThen((raw) => {
     const body = c.parseJson(raw.toString("utf8")) ?? {};
     if (typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "Invalid request body: expected a JSON object");
     return then({ input: schema ? parseOr400(schema, body) : (body as Record<string, unknown>), files: NO_FILES });
   });
+  return undefined;
 }
 
 async function readFormInput(c: RequestContext, schema: v.GenericSchema<unknown, Record<string, unknown>> | undefined): Promise<RunInput> {

@@ -14,6 +14,31 @@ const routes: KernelPlugin = definePlugin({
     k.route("POST", "/echo", async (c) => ({ got: await c.json(Body) }));
     k.route("POST", "/raw", async (c) => ({ value: await c.json() }));
     k.route("GET", "/echo", () => ({ ok: true }));
+    k.route("POST", "/then", (c) => {
+      c.bodyThen((raw) => c.send(200, { text: raw.toString() }));
+    });
+    k.route("POST", "/then-throws", (c) => {
+      c.bodyThen(() => {
+        throw new HttpError(422, "not this body");
+      });
+    });
+    k.route("POST", "/then-rejects", (c) => {
+      c.bodyThen(() => Promise.reject(new Error("secret detail")));
+    });
+    // `body()` asked while the read is under way, and again after it.
+    k.route("POST", "/then-body", (c) => {
+      c.bodyThen(async (raw) => {
+        const after = await c.body();
+        c.send(200, { during: (await during) === raw, after: after === raw, text: raw.toString() });
+      });
+      const during = c.body();
+      during.catch(() => {}); // a refused body fails it too, and `use` never runs then
+    });
+    // A body read before: `bodyThen` is handed the same bytes.
+    k.route("POST", "/body-then", async (c) => {
+      const before = await c.body();
+      c.bodyThen((raw) => c.send(200, { same: raw === before }));
+    });
     k.route("DELETE", "/things/:id", (c) => ({ deleted: c.params.id }));
     k.route("GET", "/operator", () => ({ secret: 1 }), { scope: "traces" });
     k.route("GET", "/fail", () => {
@@ -81,6 +106,21 @@ test("JSON bodies: valid, malformed (400), failing the schema (400 naming the fi
     assert.is(missing.status, 400);
   }));
 
+test("bodyThen: the body without a promise; what fails is answered with the error body; body() gives the same bytes", () =>
+  withKernel({}, async ({ url, logs }) => {
+    const post = (path: string, body: string) => fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    assert.equal(await (await post("/then", '{"a":1}')).json(), { text: '{"a":1}' });
+    const thrown = await post("/then-throws", "{}");
+    assert.is(thrown.status, 422);
+    assert.equal(await thrown.json(), { error: { message: "not this body", type: "invalid_request_error", code: 422 } });
+    const rejected = await post("/then-rejects", "{}");
+    assert.is(rejected.status, 500);
+    assert.equal(await rejected.json(), { error: { message: "Internal server error", type: "server_error", code: 500 } });
+    assert.ok(logs.some((l) => l.includes("ERROR") && l.includes("Error: secret detail")), "the failure is logged with its stack");
+    assert.equal(await (await post("/then-body", "abc")).json(), { during: true, after: true, text: "abc" });
+    assert.equal(await (await post("/body-then", "abc")).json(), { same: true });
+  }));
+
 test("oversize bodies get 413, declared or streamed", () =>
   withKernel({ maxBodyBytes: 100 }, async ({ url }) => {
     const big = JSON.stringify({ value: "x".repeat(200) });
@@ -102,6 +142,23 @@ test("oversize bodies get 413, declared or streamed", () =>
     assert.is(streamed, 413);
     const small = await fetch(`${url}/raw`, { method: "POST", body: JSON.stringify({ a: 1 }) });
     assert.equal(await small.json(), { value: { a: 1 } });
+    // The same through `bodyThen`: the failure reaches the error answer, and body() waiting on the read fails alike.
+    for (const path of ["/then", "/then-body"]) {
+      const refused = await rawRequest(`${url}${path}`, { method: "POST", body: big, headers: { "content-type": "application/json" } });
+      assert.is(refused.status, 413, path);
+      assert.equal(JSON.parse(refused.body).error.code, 413);
+    }
+    const streamedThen = await new Promise<number>((resolve, reject) => {
+      const req = openRequest(`${url}/then-body`, { method: "POST", headers: { "transfer-encoding": "chunked" } });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on("error", reject);
+      for (let i = 0; i < 10; i++) req.write("x".repeat(50));
+      req.end();
+    });
+    assert.is(streamedThen, 413);
   }));
 
 test("a body that arrives in pieces is read whole and in order", () =>

@@ -64,6 +64,31 @@ test("a mount sees its path without the prefix; the request gets its path back a
   assert.equal(seen, ["/a.txt?x=1 /a.txt", "/files/a.txt?x=1 a.txt"]);
 });
 
+test("a final handler alone takes its request, its throw reaches the error handler; after a mount, the mount runs first", () => {
+  const errors: string[] = [];
+  const seen: string[] = [];
+  const final = (req: { params: Record<string, string> }) => {
+    seen.push(`final ${req.params.name}`);
+    if (req.params.name === "bad") throw new Error("no such pipeline");
+  };
+  const router = new Router((err) => errors.push((err as Error).message), noMatch);
+  router.add("POST", "/:name/run", final, true);
+  const res = () => ({ writableEnded: false, end() {} });
+  router.handle({ method: "POST", url: "/adder/run" } as never, res() as never);
+  router.handle({ method: "POST", url: "/bad/run" } as never, res() as never);
+  assert.equal(seen, ["final adder", "final bad"]);
+  assert.equal(errors, ["no such pipeline"]);
+  const mounted = new Router((err) => errors.push((err as Error).message), noMatch);
+  mounted.use("/", (_req, _res, next) => {
+    seen.push("mount");
+    next();
+  });
+  mounted.add("POST", "/:name/run", final, true);
+  mounted.handle({ method: "POST", url: "/bad/run" } as never, res() as never);
+  assert.equal(seen.slice(2), ["mount", "final bad"]);
+  assert.equal(errors, ["no such pipeline", "no such pipeline"]);
+});
+
 test("a percent-encoded param is decoded once per request, however often its path is asked for", async () => {
   const k = await startKernel({
     plugins: [definePlugin({ name: "params", setup: (kernel) => kernel.route("GET", "/things/:id", (c) => ({ id: c.params.id })) })],
