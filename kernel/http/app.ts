@@ -19,6 +19,7 @@ import { crossSiteGuard, rebindingGuard } from "./guard.js";
 import { randomUuid } from "../ids.js";
 import { LiveList } from "./live-list.js";
 import { Router, routePattern } from "./router.js";
+import { tagResponse } from "./response.js";
 import { sendError } from "./send.js";
 
 export type RouteHandler = (c: RequestContext) => unknown | Promise<unknown>;
@@ -198,7 +199,7 @@ export class HttpApp {
     const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUuid();
     const c = new RequestContext(req, res, id, log, settings, this.onError);
     this.inflight.add(c);
-    res.setHeader("x-request-id", id);
+    tagResponse(res, id);
     if (this.closing) res.setHeader("connection", "close");
     res.on("close", this.closed);
     const refused = this.guard(req) ?? this.crossSite(req);

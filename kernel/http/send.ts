@@ -11,12 +11,9 @@ const JSON_TYPE = "application/json; charset=utf-8";
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = encodeJson(body);
   if (headers) for (const name of Object.keys(headers)) res.setHeader(name, headers[name]!);
-  res.setHeader("content-type", JSON_TYPE);
-  // Node sets Content-Length itself when the whole body goes to `end` before the head: one header
-  // and one byte count less per answer. Stated here where Node would not: a HEAD answer (no body
-  // to count), and HTTP/1.0 (Node would end the connection instead, keep-alive or not).
-  if (res.req?.method === "HEAD" || !res.useChunkedEncodingByDefault) res.setHeader("content-length", Buffer.byteLength(payload));
-  res.statusCode = status;
+  // The whole head at once, as bare `node:http` answers: Node writes it as it is, unless headers
+  // were set one by one before (then it merges them). Content-Length stated, as Node would itself.
+  res.writeHead(status, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(payload) });
   res.end(payload);
 }
 

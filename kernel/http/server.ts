@@ -8,6 +8,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { ServiceResponse } from "./response.js";
 import { errorBody, sendJson } from "./send.js";
 
 export interface ServerTimeouts {
@@ -21,7 +22,7 @@ export interface ServerTimeouts {
 const CHECK_INTERVAL_MS = 1000;
 
 export function createHttpServer(listener: RequestListener, timeouts: ServerTimeouts): Server {
-  const server = createServer({ connectionsCheckingInterval: CHECK_INTERVAL_MS }, listener);
+  const server = createServer({ connectionsCheckingInterval: CHECK_INTERVAL_MS, ServerResponse: ServiceResponse as typeof ServerResponse }, listener);
   server.headersTimeout = timeouts.headersTimeout * 1000;
   // The whole request (head and body) within Node's own bound; the body's idle time-out is ours.
   server.requestTimeout = Math.max(server.requestTimeout, server.headersTimeout);

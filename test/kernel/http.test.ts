@@ -7,6 +7,8 @@ import { openRequest, rawRequest, sleep, until } from "../helpers/http.js";
 
 const Body = v.object({ question: v.string(), top_k: v.optional(v.number()) });
 const observed = { aborted: false };
+/** A head shared by every answer of a route, as a module constant would be. */
+const SHARED_HEAD = Object.freeze({ "content-type": "text/plain" });
 
 const routes: KernelPlugin = definePlugin({
   name: "test-routes",
@@ -38,6 +40,22 @@ const routes: KernelPlugin = definePlugin({
     k.route("POST", "/body-then", async (c) => {
       const before = await c.body();
       c.bodyThen((raw) => c.send(200, { same: raw === before }));
+    });
+    // Answers that write their head in every way Node allows: each carries the request id, once.
+    k.route("GET", "/head/end", (c) => {
+      c.res.statusCode = 204;
+      c.res.end();
+    });
+    k.route("GET", "/head/shared", (c) => void c.res.writeHead(200, SHARED_HEAD).end("shared"));
+    k.route("GET", "/head/array", (c) => void c.res.writeHead(200, ["content-type", "text/plain", "x-a", "1"]).end("array"));
+    k.route("GET", "/head/merged", (c) => {
+      c.res.setHeader("x-a", "1");
+      c.res.writeHead(201, "Made", { "x-b": "2" }).end();
+    });
+    k.route("GET", "/head/own-object", (c) => void c.res.writeHead(200, { "X-Request-Id": "mine" }).end());
+    k.route("GET", "/head/own-header", (c) => {
+      c.res.setHeader("x-request-id", "mine-too");
+      return { ok: true };
     });
     k.route("DELETE", "/things/:id", (c) => ({ deleted: c.params.id }));
     k.route("GET", "/operator", () => ({ secret: 1 }), { scope: "traces" });
@@ -74,6 +92,37 @@ test("unknown route: 404 with the error body and a request id", () =>
     assert.is(echoed.headers.get("x-request-id"), "client-id-1");
     const unsafe = await fetch(`${url}/nope`, { headers: { "x-request-id": "bad id with spaces" } });
     assert.match(unsafe.headers.get("x-request-id") ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  }));
+
+test("x-request-id: on an answer whatever way its head is written, once; a handler's own id wins; a shared head object is left alone", () =>
+  withKernel({}, async ({ url }) => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const end = await fetch(`${url}/head/end`, { headers: { "x-request-id": "from-client" } });
+    assert.is(end.status, 204);
+    assert.is(end.headers.get("x-request-id"), "from-client");
+    for (let i = 0; i < 2; i++) {
+      const shared = await fetch(`${url}/head/shared`);
+      assert.match(shared.headers.get("x-request-id") ?? "", UUID);
+      assert.is(await shared.text(), "shared");
+    }
+    assert.equal(Object.keys(SHARED_HEAD), ["content-type"]);
+    const array = await fetch(`${url}/head/array`);
+    assert.match(array.headers.get("x-request-id") ?? "", UUID);
+    assert.is(array.headers.get("x-a"), "1");
+    assert.is(await array.text(), "array");
+    const merged = await fetch(`${url}/head/merged`);
+    assert.is(merged.status, 201);
+    assert.is(merged.statusText, "Made");
+    assert.match(merged.headers.get("x-request-id") ?? "", UUID);
+    assert.is(merged.headers.get("x-a"), "1");
+    assert.is(merged.headers.get("x-b"), "2");
+    assert.is((await fetch(`${url}/head/own-object`)).headers.get("x-request-id"), "mine");
+    assert.is((await fetch(`${url}/head/own-header`)).headers.get("x-request-id"), "mine-too");
+    const error = await fetch(`${url}/teapot`, { headers: { "x-request-id": "tea-1" } });
+    assert.is(error.status, 418);
+    assert.is(error.headers.get("x-request-id"), "tea-1");
+    assert.is(error.headers.get("x-extra"), "1");
+    assert.is(error.headers.get("content-length"), String((await error.arrayBuffer()).byteLength));
   }));
 
 test("wrong method: 405 with Allow", () =>
