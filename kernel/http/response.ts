@@ -15,33 +15,43 @@ type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
 const HEADER_TABLE = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === "kOutHeaders");
 
 const NAME = "x-request-id";
+const CONTENT_TYPE = "content-type";
 
 export class ServiceResponse extends ServerResponse {
   /** The id to answer with as `x-request-id`, unless the handler set one itself. */
   requestId: string | undefined = undefined;
+  /**
+   * A content type to write with the head when Node writes it itself (`end` with the whole body,
+   * no head before): Node then adds the Content-Length it counted, with no header to validate.
+   */
+  contentType: string | undefined = undefined;
 
   override writeHead(statusCode: number, reason?: string | Head, headers?: Head): this {
-    const id = this.requestId;
-    if (id !== undefined) {
-      this.requestId = undefined;
+    if (this.requestId !== undefined || this.contentType !== undefined) {
       if (typeof reason !== "string") {
         headers = reason;
         reason = undefined;
       }
-      headers = this.withRequestId(id, headers);
+      headers = this.completeHead(headers);
     }
     return super.writeHead(statusCode, reason as string | undefined, headers);
   }
 
-  private withRequestId(id: string, headers: Head | undefined): Head | undefined {
-    if (this.hasHeader(NAME)) return headers;
+  /** `headers` with the request id and content type added (once: the head is written now). */
+  private completeHead(headers: Head | undefined): Head | undefined {
+    let id = this.requestId;
+    const type = this.contentType;
+    this.requestId = this.contentType = undefined;
+    if (id !== undefined && this.hasHeader(NAME)) id = undefined;
     const table = HEADER_TABLE && (this as unknown as Record<symbol, unknown>)[HEADER_TABLE];
     // Headers set one by one, or a head given as an array: Node merges the head into the table.
     if (table !== null || Array.isArray(headers)) {
-      this.setHeader(NAME, id);
+      if (id !== undefined) this.setHeader(NAME, id);
+      if (type !== undefined) this.setHeader(CONTENT_TYPE, type);
       return headers;
     }
-    if (headers === undefined) return { [NAME]: id };
+    if (headers === undefined) return type === undefined ? { [NAME]: id } : id === undefined ? { [CONTENT_TYPE]: type } : { [NAME]: id, [CONTENT_TYPE]: type };
+    if (id === undefined) return headers;
     for (const name in headers) if (name.length === NAME.length && name.toLowerCase() === NAME) return headers;
     // A copy: the caller's object may be a constant shared by every answer.
     return { [NAME]: id, ...headers };

@@ -5,15 +5,20 @@ import type { ServerResponse } from "node:http";
 import { HttpError, errorTypeFor, type ErrorType } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { withTraceback } from "../traceback.js";
+import { ServiceResponse } from "./response.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const payload = encodeJson(body);
   if (headers) for (const name of Object.keys(headers)) res.setHeader(name, headers[name]!);
-  // The whole head at once, as bare `node:http` answers: Node writes it as it is, unless headers
-  // were set one by one before (then it merges them). Content-Length stated, as Node would itself.
-  res.writeHead(status, { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(payload) });
+  res.statusCode = status;
+  // On svc's own server the type goes out with the head Node writes at `end`, whole (no header
+  // table); Node counts the Content-Length itself then. Stated here where Node would not: a HEAD
+  // answer (no body to count), and HTTP/1.0 (Node would end the connection instead).
+  if (res instanceof ServiceResponse) res.contentType = JSON_TYPE;
+  else res.setHeader("content-type", JSON_TYPE);
+  if (res.req?.method === "HEAD" || !res.useChunkedEncodingByDefault) res.setHeader("content-length", Buffer.byteLength(payload));
   res.end(payload);
 }
 

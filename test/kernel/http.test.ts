@@ -118,6 +118,13 @@ test("x-request-id: on an answer whatever way its head is written, once; a handl
     assert.is(merged.headers.get("x-b"), "2");
     assert.is((await fetch(`${url}/head/own-object`)).headers.get("x-request-id"), "mine");
     assert.is((await fetch(`${url}/head/own-header`)).headers.get("x-request-id"), "mine-too");
+    // A JSON answer: the type and the length Node counted go out with the id.
+    const json = await fetch(`${url}/echo`, { headers: { "x-request-id": "json-1" } });
+    assert.is(json.headers.get("x-request-id"), "json-1");
+    assert.is(json.headers.get("content-type"), "application/json; charset=utf-8");
+    assert.is(json.headers.get("content-length"), "11");
+    assert.is(json.headers.get("transfer-encoding"), null);
+    assert.equal(await json.json(), { ok: true });
     const error = await fetch(`${url}/teapot`, { headers: { "x-request-id": "tea-1" } });
     assert.is(error.status, 418);
     assert.is(error.headers.get("x-request-id"), "tea-1");
