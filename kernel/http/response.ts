@@ -39,17 +39,18 @@ export class ServiceResponse extends ServerResponse {
 
   /** `headers` with the request id and content type added (once: the head is written now). */
   private completeHead(headers: Head | undefined): Head | undefined {
-    let id = this.requestId;
+    const id = this.requestId;
     const type = this.contentType;
     this.requestId = this.contentType = undefined;
-    if (id !== undefined && this.hasHeader(NAME)) id = undefined;
     const table = HEADER_TABLE && (this as unknown as Record<symbol, unknown>)[HEADER_TABLE];
     // Headers set one by one, or a head given as an array: Node merges the head into the table.
     if (table !== null || Array.isArray(headers)) {
-      if (id !== undefined) this.setHeader(NAME, id);
+      if (id !== undefined && !this.hasHeader(NAME)) this.setHeader(NAME, id);
       if (type !== undefined) this.setHeader(CONTENT_TYPE, type);
       return headers;
     }
+    // No header set before: the handler's own id can only be in `headers`. A content type comes
+    // only with the head Node writes itself (`sendJson` ends with no head given).
     if (headers === undefined) return type === undefined ? { [NAME]: id } : id === undefined ? { [CONTENT_TYPE]: type } : { [NAME]: id, [CONTENT_TYPE]: type };
     if (id === undefined) return headers;
     for (const name in headers) if (name.length === NAME.length && name.toLowerCase() === NAME) return headers;
