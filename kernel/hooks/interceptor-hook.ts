@@ -14,6 +14,7 @@
  * An interceptor tapped with `appliesTo` acts on some calls only (a limiter, on pipelines with
  * limits): for a call it says false to, the layer is left out (no `next`, no promise reaction).
  */
+import { performance } from "node:perf_hooks";
 import { attribute, TapList, type Tap, type TapOptions } from "./taps.js";
 
 export type Next<C, R> = (changes?: Partial<C>) => Promise<R>;

@@ -4,6 +4,7 @@
  * are authorized by scope and may return a value to answer with JSON; unmatched requests get 404,
  * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
  */
+import { performance } from "node:perf_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type * as v from "valibot";
 import type { Middleware, Request } from "polka";

@@ -6,6 +6,7 @@
  * is noticed between 1× and 1.1× the time-out after the last byte (checking once per time-out and
  * giving up at the second check without progress let a 30 s time-out fire after up to 60 s).
  */
+import { performance } from "node:perf_hooks";
 import type { IncomingMessage } from "node:http";
 import { LiveList, type LiveLinks } from "./live-list.js";
 

@@ -109,7 +109,7 @@ type ReadRequest = IncomingMessage & { [READER]?: BodyReader };
 
 /*
  * The listeners, one function each for every request (`this` is the request, which holds its
- * reader): this is on every request's path, and four closures per request cost more.
+ * reader): this is on every request's path, and three closures per request cost more.
  */
 function onData(this: ReadRequest, chunk: Buffer): void {
   this[READER]!.data(chunk);
@@ -139,13 +139,14 @@ class BodyReader implements StallListener {
 
   /**
    * Plain listeners rather than an async iterator. Stopping early leaves the socket alone, so Node
-   * discards the rest after the 413 and the client reads it.
+   * discards the rest after the 413 and the client reads it. No `error` listener: Node emits
+   * `error` on a request only when it has one, and a broken request is always `close`d.
    */
   listen(): void {
     const req = this.req as ReadRequest;
     req[READER] = this;
     this.watch = watchBodyProgress(req, this.idleMs, this);
-    req.on("data", onData).on("end", onEnd).on("error", onClose).on("close", onClose);
+    req.on("data", onData).on("end", onEnd).on("close", onClose);
   }
 
   data(chunk: Buffer): void {
@@ -170,7 +171,7 @@ class BodyReader implements StallListener {
     if (this.settled) return;
     this.settled = true;
     this.watch!.stop();
-    // The listeners stay on the request, turned away by `settled`: removing four costs more
+    // The listeners stay on the request, turned away by `settled`: removing three costs more
     // than the one call they still get (the `close` every request ends with), and deleting
     // from a request's listener table turns it into a slow dictionary.
     if (error) this.sink.failed(error);

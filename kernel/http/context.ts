@@ -3,6 +3,7 @@
  * fires when the client disconnects or the server gives up on it, per-request state, a logger,
  * the parsed URL parts, and helpers to read JSON (validated), answer, or open an SSE stream.
  */
+import { performance } from "node:perf_hooks";
 import type { ServerResponse } from "node:http";
 import type { Request } from "polka";
 import type * as v from "valibot";

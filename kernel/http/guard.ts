@@ -21,11 +21,17 @@ function originAllowed(origin: string, allowedOrigin: (origin: string) => boolea
   }
 }
 
-/** Verdicts by header value: nearly every request repeats the same Host and Origin. */
+/**
+ * Verdicts by header value: nearly every request repeats the same Host and Origin. The last one is
+ * compared first: a header value is a new string each request, and a map lookup hashes it.
+ */
 class VerdictCache {
   private readonly verdicts = new Map<string, boolean>();
+  private lastValue: string | undefined = undefined;
+  private lastVerdict = false;
   constructor(private readonly decide: (value: string) => boolean) {}
   allows(value: string): boolean {
+    if (value === this.lastValue) return this.lastVerdict;
     let verdict = this.verdicts.get(value);
     if (verdict === undefined) {
       verdict = this.decide(value);
@@ -33,6 +39,8 @@ class VerdictCache {
       if (this.verdicts.size >= 1024) this.verdicts.clear();
       this.verdicts.set(value, verdict);
     }
+    this.lastValue = value;
+    this.lastVerdict = verdict;
     return verdict;
   }
 }

@@ -43,6 +43,8 @@ export class Router {
   private readonly table = new Trouter<Middleware>();
   private readonly lookups = new Map<string, Map<string, Lookup>>();
   private readonly finals = new WeakSet<Middleware>();
+  /** The last lookup, compared before the maps: a path is a new string each request, and a map lookup hashes it. */
+  private last: { method: string; path: string; found: Lookup } | undefined = undefined;
 
   constructor(
     private readonly onError: ErrorHandler,
@@ -57,14 +59,19 @@ export class Router {
   add(method: Method, path: string, handler: Middleware, final = false): void {
     if (final) this.finals.add(handler);
     this.table.add(method, routePattern(path), handler);
-    this.lookups.clear();
+    this.forget();
   }
 
   /** Middleware under a path prefix, which it does not see in `req.url` and `req.path`. */
   use(base: string, ...middleware: Middleware[]): void {
     if (base === "/") this.table.use("/", ...middleware);
     else this.table.use(base, stripPrefix(base), ...middleware, restorePath);
+    this.forget();
+  }
+
+  private forget(): void {
     this.lookups.clear();
+    this.last = undefined;
   }
 
   /** The handlers for `method` and `path`, with their own copy of the params. */
@@ -74,6 +81,8 @@ export class Router {
   }
 
   private lookup(method: string, path: string): Lookup {
+    const last = this.last;
+    if (last !== undefined && last.path === path && last.method === method) return last.found;
     let paths = this.lookups.get(method);
     if (paths === undefined) this.lookups.set(method, (paths = new Map()));
     let found = paths.get(path);
@@ -82,6 +91,7 @@ export class Router {
       const { params, handlers } = this.table.find(method as Method, path);
       paths.set(path, (found = new Lookup(params, handlers, this.finals)));
     }
+    this.last = { method, path, found };
     return found;
   }
 

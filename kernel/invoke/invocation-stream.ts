@@ -8,6 +8,7 @@
  * as its reason (a run limit's time-out) fails the stream with that error instead: the transport
  * then sends its error event.
  */
+import { performance } from "node:perf_hooks";
 import { HttpError } from "../errors.js";
 import { DROP, type WaterfallHook, type StreamInfo, type StreamStats } from "../hooks/waterfall-hook.js";
 

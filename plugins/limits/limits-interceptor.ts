@@ -6,6 +6,7 @@
  * abort, a value answer becomes the 504, and a stream fails with it (its error event). A slot is
  * released only when the run really ended, so a wrapper that ignores its signal keeps its slot.
  */
+import { performance } from "node:perf_hooks";
 import { HttpError, type DeployedPipeline, type Interceptor, type PipelineRegistry, type RunCall, type RunLimits } from "svc/plugin";
 import { RunGate } from "./run-gate.js";
 

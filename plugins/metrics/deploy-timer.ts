@@ -4,6 +4,7 @@
  * span, so a run pays one name check for it. Spans are where the kernel already measures a deploy
  * from request to outcome, failures included (the deploy hook's events fire only on success).
  */
+import { performance } from "node:perf_hooks";
 import { NOOP_TRACER, type Span, type TagValue, type Tags, type Tracer } from "svc/plugin";
 
 export type DeployAction = "deploy" | "undeploy";

@@ -4,6 +4,7 @@
  * times (within a process strictly), so the index orders by id and a cursor is just the last id
  * seen, wrapped so clients treat it as opaque.
  */
+import { performance } from "node:perf_hooks";
 import { randomInt } from "node:crypto";
 import type { IdKey } from "./record-columns.js";
 

@@ -4,6 +4,7 @@
  * kept span, tags rendered as text in priority order (8 per span, 32 per trace), a derived kind and
  * state, and the slowest component above the threshold highlighted.
  */
+import { performance } from "node:perf_hooks";
 import { renderTag } from "./render.js";
 import { MAX_TAG_LENGTH, type SpanRecord, type TraceRecord } from "./trace-buffer.js";
 

@@ -10,6 +10,7 @@
  * (the common case) holds no array, updates are numbered rather than timed, and the start time is
  * derived rather than stored.
  */
+import { performance } from "node:perf_hooks";
 import type { TagValue, Tags } from "svc/plugin";
 
 export const MAX_SPANS_PER_TRACE = 500;

@@ -15,6 +15,7 @@
  * decision (OpenTelemetry's sampler, parent-based by default); the buffer records every span
  * whatever the flag says.
  */
+import { performance } from "node:perf_hooks";
 import { RemoteSpan, TRACE_FLAG_RANDOM, TRACE_FLAG_SAMPLED, type Span, type TagValue, type Tags, type Tracer } from "svc/plugin";
 import { newSpanId, newTraceId } from "./ids.js";
 import { outcomeTags } from "./outcome.js";

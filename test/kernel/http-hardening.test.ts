@@ -6,10 +6,22 @@ import { definePlugin, type KernelPlugin } from "svc/plugin";
 import { startKernel, type TestKernel } from "../helpers/kernel.js";
 import { rawRequest, sleep } from "../helpers/http.js";
 
+/** How each body read of `/leave` ended. */
+const leaveOutcomes: string[] = [];
+
 const routes: KernelPlugin = definePlugin({
   name: "hardening-routes",
   setup(k) {
     k.route("POST", "/raw", async (c) => ({ value: await c.json() }));
+    k.route("POST", "/leave", async (c) => {
+      try {
+        await c.json();
+        leaveOutcomes.push("read");
+      } catch (error) {
+        leaveOutcomes.push(`${(error as { status?: number }).status}: ${(error as Error).message}`);
+        throw error;
+      }
+    });
     k.route("POST", "/form", async (c) => ({ fields: [...(await c.form()).fields.keys()] }));
     k.route("GET", "/deep", () => {
       let value: unknown = 1;
@@ -137,6 +149,19 @@ test("a stalled body gets 408 within the body time-out; a slow answer or stream 
     assert.equal(await slow.json(), { ok: true });
     const stream = await fetch(`${url}/slow-stream`);
     assert.is(await stream.text(), "part 0\npart 1\npart 2\npart 3\nend\n", "a stream longer than the body time-out is whole");
+  }));
+
+test("a client that leaves mid-body: the body read fails at once as ended early (400), not at the body time-out", () =>
+  withKernel({ bodyTimeout: 30 }, async ({ url }) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1");
+    socket.on("error", () => undefined);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write("POST /leave HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":");
+    await sleep(200);
+    assert.equal(leaveOutcomes, [], "nothing is decided while the body may still come");
+    socket.destroy();
+    for (let i = 0; i < 100 && leaveOutcomes.length === 0; i++) await sleep(50);
+    assert.equal(leaveOutcomes, ["400: The request body ended early: the client disconnected."]);
   }));
 
 test("a request whose head does not arrive in time gets 408", () =>

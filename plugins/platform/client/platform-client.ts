@@ -5,6 +5,7 @@
  * `fetch` refuses to send. A client made for a traced call (`span`) sends the W3C `traceparent`
  * (and `tracestate`) of that span with every request.
  */
+import { performance } from "node:perf_hooks";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { traceHeaders, type Span } from "svc/plugin";
