@@ -251,4 +251,38 @@ test("the kernel imports no plugin; plugins, the CLI and the host use only publi
   assert.equal(problems, []);
 });
 
+/**
+ * Whether `text` reads the global `performance` (`performance.now()`, …) without importing it from
+ * `node:perf_hooks`. In Node the global is a lazy accessor: every read calls a getter (~300
+ * instructions with its inline-cache miss), and server code reads the clock several times per run.
+ */
+function readsGlobalPerformance(fileName: string, text: string): number | undefined {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  let imported = false;
+  let firstRead: number | undefined;
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && node.moduleSpecifier.text === "node:perf_hooks") {
+      const named = node.importClause?.namedBindings;
+      if (named && ts.isNamedImports(named) && named.elements.some((e) => e.name.text === "performance")) imported = true;
+    } else if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "performance") {
+      firstRead ??= source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return imported ? undefined : firstRead;
+}
+
+test("server code reads the clock through node:perf_hooks' performance, not the global accessor", () => {
+  assert.is(readsGlobalPerformance("a.ts", "const t = performance.now();"), 1);
+  assert.is(readsGlobalPerformance("b.ts", 'import { performance } from "node:perf_hooks";\nconst t = performance.now();'), undefined);
+  assert.is(readsGlobalPerformance("c.ts", "// performance.now() in a comment\nconst t = Date.now();"), undefined);
+  const problems: string[] = [];
+  for (const file of ["kernel", "plugins", "cli", "host"].flatMap(tsFiles)) {
+    const line = readsGlobalPerformance(file, readFileSync(join(repoRoot, file), "utf8"));
+    if (line !== undefined) problems.push(`${file}:${line}`);
+  }
+  assert.equal(problems, []);
+});
+
 test.run();

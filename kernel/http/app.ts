@@ -5,7 +5,7 @@
  * or 405 with `Allow` when the path exists for other methods; every error gets the spec's body.
  */
 import { performance } from "node:perf_hooks";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type * as v from "valibot";
 import type { Middleware, Request } from "polka";
 import { Trouter } from "trouter";
@@ -82,9 +82,9 @@ export class HttpApp {
   /** Method + path of every route, to tell 405 from 404. */
   private readonly index = new Trouter<() => void>();
   private readonly cors: Cors;
-  private readonly guard: (req: IncomingMessage) => string | undefined;
+  private readonly guard: (headers: IncomingHttpHeaders) => string | undefined;
   private readonly onError: (err: unknown, req: Request, res: ServerResponse) => void;
-  private readonly crossSite: (req: IncomingMessage) => string | undefined;
+  private readonly crossSite: (req: IncomingMessage, headers: IncomingHttpHeaders) => string | undefined;
   /** Whether each answered request is logged (at DEBUG): a logger's level never changes. */
   private readonly logsRequests: boolean;
 
@@ -196,19 +196,20 @@ export class HttpApp {
   /** Returns whether routing goes on (false when a CORS preflight was answered). */
   private front(req: Request, res: ServerResponse): boolean {
     const { log, settings } = this.options;
-    const incoming = req.headers["x-request-id"];
+    // Read once: `req.headers` is a getter.
+    const headers = req.headers;
+    const incoming = headers["x-request-id"];
     const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUuid();
     const c = new RequestContext(req, res, id, log, settings, this.onError);
     this.inflight.add(c);
-    tagResponse(res, id);
+    tagResponse(res, id, this.closed);
     if (this.closing) res.setHeader("connection", "close");
-    res.on("close", this.closed);
-    const refused = this.guard(req) ?? this.crossSite(req);
+    const refused = this.guard(headers) ?? this.crossSite(req, headers);
     if (refused) throw new HttpError(403, refused);
-    return !this.cors.apply(req, res);
+    return headers.origin === undefined || !this.cors.apply(req, res);
   }
 
-  /** The `close` listener of every response (`this` is the response): one function, not one per request. */
+  /** Called when each response closes (`this` is the response): one function, not one per request. */
   private readonly closed = ((app: HttpApp) =>
     function (this: ServerResponse): void {
       app.finished(this, contextOf(this)!);

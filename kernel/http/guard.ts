@@ -7,7 +7,7 @@
  * (`Origin`, or `Sec-Fetch-Site`), and a page cannot forge either; clients that are not browsers
  * (curl, the SDKs, the CLI) send neither and pass.
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { allowedHostCheck, isLoopbackHost } from "./allowed-hosts.js";
 
 export { isLoopbackHost } from "./allowed-hosts.js";
@@ -57,8 +57,8 @@ export function rebindingGuard(bindHost: string, allowedHosts: readonly string[]
   const hosts = new VerdictCache(allowedHost);
   const origins = loopback ? new VerdictCache((origin) => originAllowed(origin, allowedOrigin, allowedHost)) : undefined;
   const known = loopback ? "a loopback name" : "a loopback name, this machine's address";
-  return (req: IncomingMessage): string | undefined => {
-    const { host, origin } = req.headers;
+  return (headers: IncomingHttpHeaders): string | undefined => {
+    const { host, origin } = headers;
     if (host !== undefined && !hosts.allows(host)) return `Host '${host}' is not allowed: it is not ${known} or a name in SERVICE_ALLOWED_HOSTS.`;
     if (origin !== undefined && origins && !origins.allows(origin)) return `Origin '${origin}' is not allowed for a loopback server (SERVICE_ALLOWED_HOSTS, SERVICE_CORS_ALLOW_ORIGINS).`;
     return undefined;
@@ -91,16 +91,19 @@ function sameOrigin(origin: string, req: IncomingMessage): boolean {
   return own.some((h) => h !== undefined && h.trim() !== "" && withoutDefaultPort(h.trim()) === withoutDefaultPort(host));
 }
 
-/** Returns why a cross-site request is refused, or undefined when it passes. */
+/**
+ * Returns why a cross-site request is refused, or undefined when it passes. `headers`: the
+ * request's (read once by the caller: `req.headers` is a getter).
+ */
 export function crossSiteGuard(allowedOrigin: (origin: string) => boolean) {
-  return (req: IncomingMessage): string | undefined => {
+  return (req: IncomingMessage, headers: IncomingHttpHeaders): string | undefined => {
     if (SAFE_METHODS.has(req.method ?? "GET")) return undefined;
-    const origin = req.headers.origin;
+    const origin = headers.origin;
     if (origin !== undefined) {
       if (sameOrigin(origin, req) || allowedOrigin(origin)) return undefined;
       return `Cross-site request refused: origin '${origin}' is neither this service nor allowed by SERVICE_CORS_ALLOW_ORIGINS.`;
     }
-    const site = req.headers["sec-fetch-site"];
+    const site = headers["sec-fetch-site"];
     if (site === "cross-site" || site === "same-site") return `Cross-site request refused: a page of another origin (${site}) may not call this service.`;
     return undefined;
   };

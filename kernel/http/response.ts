@@ -2,7 +2,9 @@
  * @module The response svc's own server creates: it writes the request id with the head instead
  * of setting it as a header up front. A header set before the answer moves Node's response onto its
  * slow path (a headers table, lower-cased names, a merge at `writeHead`); a head given whole to
- * `writeHead` is written as it is, which is how the bare `node:http` and Fastify answer.
+ * `writeHead` is written as it is, which is how the bare `node:http` and Fastify answer. It also
+ * tells the app when it closes without a `close` listener (adding one to every response costs more
+ * than the check of each event it emits).
  */
 import { OutgoingMessage, ServerResponse, type OutgoingHttpHeader, type OutgoingHttpHeaders } from "node:http";
 
@@ -25,6 +27,17 @@ export class ServiceResponse extends ServerResponse {
    * no head before): Node then adds the Content-Length it counted, with no header to validate.
    */
   contentType: string | undefined = undefined;
+  /** Called once, before any `close` listener, when the response closes (answered or cut off). */
+  onClose: ((this: ServerResponse) => void) | undefined = undefined;
+
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "close" && this.onClose !== undefined) {
+      const onClose = this.onClose;
+      this.onClose = undefined;
+      onClose.call(this);
+    }
+    return super.emit(event, ...args);
+  }
 
   override writeHead(statusCode: number, reason?: string | Head, headers?: Head): this {
     if (this.requestId !== undefined || this.contentType !== undefined) {
@@ -59,8 +72,17 @@ export class ServiceResponse extends ServerResponse {
   }
 }
 
-/** Answers with `id` as `x-request-id`: with the head on svc's own server, as a header on any other. */
-export function tagResponse(res: ServerResponse, id: string): void {
-  if (res instanceof ServiceResponse) res.requestId = id;
-  else res.setHeader(NAME, id);
+/**
+ * Answers with `id` as `x-request-id` and calls `onClose` (with the response as `this`) when the
+ * response closes: on svc's own server with the head and from `emit`, on any other as a header and
+ * a `close` listener.
+ */
+export function tagResponse(res: ServerResponse, id: string, onClose: (this: ServerResponse) => void): void {
+  if (res instanceof ServiceResponse) {
+    res.requestId = id;
+    res.onClose = onClose;
+  } else {
+    res.setHeader(NAME, id);
+    res.on("close", onClose);
+  }
 }

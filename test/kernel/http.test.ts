@@ -6,7 +6,7 @@ import { startKernel, type TestKernel } from "../helpers/kernel.js";
 import { openRequest, rawRequest, sleep, until } from "../helpers/http.js";
 
 const Body = v.object({ question: v.string(), top_k: v.optional(v.number()) });
-const observed = { aborted: false };
+const observed = { aborted: false, abortedAtClose: undefined as boolean | undefined };
 /** A head shared by every answer of a route, as a module constant would be. */
 const SHARED_HEAD = Object.freeze({ "content-type": "text/plain" });
 
@@ -67,6 +67,7 @@ const routes: KernelPlugin = definePlugin({
     });
     k.route("GET", "/wait-abort", async (c) => {
       observed.aborted = false;
+      c.res.on("close", () => (observed.abortedAtClose = c.signal.aborted));
       await new Promise<void>((resolve) => c.signal.addEventListener("abort", () => resolve()));
       observed.aborted = true;
     });
@@ -327,7 +328,7 @@ test("a route with a scope is authorized through the auth hook", () =>
     });
   }));
 
-test("a client that disconnects aborts the request's signal", () =>
+test("a client that disconnects aborts the request's signal, before a close listener of the handler runs", () =>
   withKernel({}, async ({ kernel, url }) => {
     const req = openRequest(`${url}/wait-abort`);
     req.on("error", () => undefined);
@@ -335,6 +336,7 @@ test("a client that disconnects aborts the request's signal", () =>
     await until(() => kernel.http.inflight.size === 1, 2000, "request in flight");
     req.destroy();
     await until(() => observed.aborted, 2000, "abort observed");
+    assert.is(observed.abortedAtClose, true, "the app is told of the close first");
     await until(() => kernel.http.inflight.size === 0, 2000, "request gone");
   }));
 
