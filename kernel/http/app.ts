@@ -206,7 +206,7 @@ export class HttpApp {
     if (this.closing) res.setHeader("connection", "close");
     const refused = this.guard(headers) ?? this.crossSite(req, headers);
     if (refused) throw new HttpError(403, refused);
-    return headers.origin === undefined || !this.cors.apply(req, res);
+    return !this.cors.apply(req, res, headers);
   }
 
   /** Called when each response closes (`this` is the response): one function, not one per request. */

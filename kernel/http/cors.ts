@@ -1,7 +1,7 @@
 /**
  * @module CORS, only when origins are configured: headers for allowed origins and preflight answers.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 
 const METHODS = "GET, POST, PUT, PATCH, DELETE, OPTIONS";
 const MAX_AGE = "600";
@@ -23,18 +23,21 @@ export class Cors {
     return this.any || this.origins.has(origin);
   }
 
-  /** Sets the CORS headers; returns true when the request was a preflight and is answered. */
-  apply(req: IncomingMessage, res: ServerResponse): boolean {
-    const origin = req.headers.origin;
+  /**
+   * Sets the CORS headers; returns true when the request was a preflight and is answered.
+   * `headers`: the request's (read once by the caller: `req.headers` is a getter).
+   */
+  apply(req: IncomingMessage, res: ServerResponse, headers: IncomingHttpHeaders): boolean {
+    const origin = headers.origin;
     if (!this.enabled || origin === undefined || !this.allows(origin)) return false;
     res.setHeader("access-control-allow-origin", this.any ? "*" : origin);
     res.setHeader("vary", "Origin");
     res.setHeader("access-control-expose-headers", "x-request-id");
-    const requested = req.headers["access-control-request-method"];
+    const requested = headers["access-control-request-method"];
     if (req.method !== "OPTIONS" || requested === undefined) return false;
     res.setHeader("access-control-allow-methods", METHODS);
-    const headers = req.headers["access-control-request-headers"];
-    if (headers) res.setHeader("access-control-allow-headers", headers);
+    const requestedHeaders = headers["access-control-request-headers"];
+    if (requestedHeaders) res.setHeader("access-control-allow-headers", requestedHeaders);
     res.setHeader("access-control-max-age", MAX_AGE);
     res.writeHead(204).end();
     return true;
