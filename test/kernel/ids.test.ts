@@ -44,4 +44,16 @@ test("hex ids and prefixed ids: the length asked for, distinct, one pool", () =>
   assert.throws(() => newId("a", 65), RangeError);
 });
 
+test("each byte is written as its own two digits: all 256 pairs appear at byte positions, and only those", () => {
+  const pairs = new Set<string>();
+  for (let i = 0; i < 400 && pairs.size < 256; i++) {
+    const hex = randomHex(64);
+    for (let at = 0; at < hex.length; at += 2) pairs.add(hex.slice(at, at + 2));
+    // A UUID's groups start at odd offsets of the text: its digits are the same pairs.
+    for (const group of randomUuid().split("-")) for (let at = 0; at < group.length; at += 2) assert.match(group.slice(at, at + 2), /^[0-9a-f]{2}$/);
+  }
+  assert.is(pairs.size, 256);
+  for (const pair of pairs) assert.match(pair, /^[0-9a-f]{2}$/);
+});
+
 test.run();
