@@ -24,7 +24,8 @@ const DASH = 0x2d;
  * odd ones). One table read and one store per byte instead of two of each.
  */
 const DIGIT_PAIRS = new Uint16Array(256);
-for (let byte = 0; byte < 256; byte++) DIGIT_PAIRS[byte] = ("0123456789abcdef".charCodeAt(byte >> 4) << 8) | "0123456789abcdef".charCodeAt(byte & 15);
+const DIGITS = "0123456789abcdef";
+for (let byte = 0; byte < 256; byte++) DIGIT_PAIRS[byte] = (DIGITS.charCodeAt(byte >> 4) << 8) | DIGITS.charCodeAt(byte & 15);
 
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let offset = POOL_SIZE;
