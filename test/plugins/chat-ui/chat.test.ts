@@ -37,8 +37,9 @@ it("streams an answer with status steps, a toast, a source and a details block",
     assert.ok(await answer.evaluate((el) => el.classList.contains("streaming")));
     assert.ok(await page.getByRole("button", { name: "Stop generating" }).isVisible());
     assert.not.ok(await page.getByRole("button", { name: "Send" }).isVisible());
-    // The content box shows before its first words are drawn: wait for text, not for the box.
-    await answer.locator(".content", { hasText: /\S/ }).waitFor();
+    // The content box shows before its first words are drawn, and the words come one per frame:
+    // wait for the first two ("You " alone would be drawn for a moment), not for the box.
+    await answer.locator(".content", { hasText: /You asked/ }).waitFor();
     const partial = await answer.locator(".content").innerText();
     assert.match(partial, /^You asked/);
     await screenshot(page, "streaming");
